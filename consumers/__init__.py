@@ -1,0 +1,1 @@
+"""The kafka-python edge: embedded broker, topics, decoding, dead letters and offset commits."""

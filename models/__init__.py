@@ -1,0 +1,1 @@
+"""ML classifiers: training, evaluation and the shipped model artifacts."""

@@ -1,0 +1,77 @@
+"""`hand.records`: one finished hand in the PHH model (pokerkit) with Railbird's own fields."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from pipeline.contracts.common import Contract, Id, UtcDatetime
+
+Variant = Literal["NT", "FT", "PO", "FO/8", "NS", "FB", "F7S", "F7S/8", "FR", "NR", "PD", "FD"]
+"""PHH variant codes (NT = no-limit Texas hold'em, PO = pot-limit Omaha, ...)."""
+
+MAX_PLAYERS = 10
+MAX_ACTIONS = 400
+
+ACTION_PATTERN = (
+    r"^(d dh p\d{1,2} [2-9TJQKA?][cdhs?]([2-9TJQKA?][cdhs?])*"
+    r"|d db [2-9TJQKA][cdhs]([2-9TJQKA][cdhs])*"
+    r"|p\d{1,2} (f|cc|cbr \d+|sm( [2-9TJQKA?][cdhs?]([2-9TJQKA?][cdhs?])*)?|sd( [2-9TJQKA][cdhs])*))"
+    r"( #.*)?$"
+)
+"""PHH action notation: deals, fold, check/call, complete/bet/raise-to, show/muck, stand pat/discard."""
+
+Action = Annotated[str, StringConstraints(max_length=200, pattern=ACTION_PATTERN)]
+Chips = Annotated[int, Field(ge=0, le=10**15)]
+
+
+class HandRecord(Contract):
+    """A finished hand; list fields are indexed by seat order (`players[i]` is player i+1)."""
+
+    hand_id: Id
+    table_id: Id
+    game: Literal["cash", "tournament"]
+    variant: Variant
+    antes: list[Chips] = Field(max_length=MAX_PLAYERS)
+    blinds_or_straddles: list[Chips] = Field(max_length=MAX_PLAYERS)
+    min_bet: Chips
+    starting_stacks: list[Chips] = Field(min_length=2, max_length=MAX_PLAYERS)
+    players: list[Id] = Field(min_length=2, max_length=MAX_PLAYERS)
+    seats: list[Annotated[int, Field(ge=1, le=MAX_PLAYERS)]] = Field(max_length=MAX_PLAYERS)
+    actions: list[Action] = Field(max_length=MAX_ACTIONS)
+    finishing_stacks: list[Chips] = Field(max_length=MAX_PLAYERS)
+    winnings: list[Chips] = Field(max_length=MAX_PLAYERS)
+    tournament_id: Id | None = None
+    blind_level: Id | None = None
+    started_at: UtcDatetime | None = None
+    bounties: dict[Id, Chips] = Field(default_factory=dict, max_length=MAX_PLAYERS)
+    eliminated: list[Id] = Field(default_factory=list, max_length=MAX_PLAYERS)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> HandRecord:
+        n = len(self.players)
+        if len(set(self.players)) != n:
+            raise ValueError("players contains a duplicate id")
+        for name in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings"):
+            if len(getattr(self, name)) not in (0, n) or (name == "starting_stacks" and len(self.starting_stacks) != n):
+                raise ValueError(f"{name} must have one entry per player ({n})")
+        if self.seats and (len(self.seats) != n or len(set(self.seats)) != n):
+            raise ValueError(f"seats must list {n} distinct seat numbers")
+        known = set(self.players)
+        if unknown := (set(self.bounties) | set(self.eliminated)) - known:
+            raise ValueError(f"bounties/eliminated name players not in the hand: {sorted(unknown)}")
+        if self.game == "tournament" and self.tournament_id is None:
+            raise ValueError("a tournament hand needs tournament_id")
+        for action in self.actions:
+            seat = _actor(action)
+            if seat is not None and not 1 <= seat <= n:
+                raise ValueError(f"action {action!r} names player p{seat} but the hand has {n}")
+        return self
+
+
+def _actor(action: str) -> int | None:
+    """Player index (1-based) an action refers to, or None for board deals."""
+    parts = action.split(" ")
+    token = parts[2] if parts[0] == "d" and parts[1] == "dh" else parts[0]
+    return int(token[1:]) if token.startswith("p") else None

@@ -1,0 +1,1 @@
+"""Detectors, one module per offence; they are wired together only in `pipeline.registry`."""

@@ -1,0 +1,28 @@
+"""The one place detectors are registered: literal lists, family by family.
+
+Nothing registers itself on import; the models and rules a detector needs are passed in here.
+"""
+
+from __future__ import annotations
+
+from pipeline.detector import Detector
+from pipeline.detectors.banned_words import BannedWordsDetector
+from pipeline.rules import RulesConfig
+from pipeline.runner import Pipeline
+from pipeline.text_model import TextClassifier
+
+
+def build_detectors(*, rules: RulesConfig, classifier: TextClassifier | None = None) -> dict[str, Detector]:
+    """Every detector, fresh state, keyed by its stable name."""
+    detectors: list[Detector] = [
+        BannedWordsDetector(),
+    ]
+    names = [d.name for d in detectors]
+    if len(names) != len(set(names)):
+        raise ValueError(f"two detectors share a name: {names}")
+    return {d.name: d for d in detectors}
+
+
+def build_pipeline(*, rules: RulesConfig, classifier: TextClassifier | None = None) -> Pipeline:
+    """A pipeline with every registered detector."""
+    return Pipeline(build_detectors(rules=rules, classifier=classifier), rules=rules)

@@ -1,0 +1,66 @@
+"""Runs events through the registered detectors and policy; shared by streaming and replay."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from pipeline.contracts import INPUT_TOPICS, Event
+from pipeline.detector import Detector
+from pipeline.findings import Finding
+from pipeline.policy import propose_actions
+from pipeline.rules import RulesConfig
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorError:
+    """A detector raised on an event: recorded and reported, the other detectors still run."""
+
+    detector: str
+    event_id: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Findings (with actions) for one event, and any detector that failed on it."""
+
+    findings: tuple[Finding, ...]
+    errors: tuple[DetectorError, ...] = ()
+
+
+class Pipeline:
+    """Dispatches each event to the detectors of its topic, then applies policy."""
+
+    def __init__(self, detectors: Mapping[str, Detector], *, rules: RulesConfig) -> None:
+        self._rules = rules
+        self._by_topic: dict[str, list[Detector]] = {topic: [] for topic in INPUT_TOPICS}
+        for name, detector in detectors.items():
+            if name != detector.name:
+                raise ValueError(f"detector registered as {name!r} calls itself {detector.name!r}")
+            for topic in detector.topics:
+                self._by_topic[topic].append(detector)
+
+    def detectors_for(self, topic: str) -> tuple[Detector, ...]:
+        """Detectors that consume a topic, in registry order."""
+        return tuple(self._by_topic.get(topic, ()))
+
+    def process(self, topic: str, event: Event) -> Outcome:
+        """Run one decoded event through every detector of its topic."""
+        findings: list[Finding] = []
+        errors: list[DetectorError] = []
+        for detector in self._by_topic.get(topic, ()):
+            try:
+                produced = detector.process(event)
+            except Exception as exc:  # noqa: BLE001 - one detector's bug must not drop the others' findings
+                errors.append(DetectorError(detector.name, event.event_id, f"{type(exc).__name__}: {exc}"))
+                continue
+            findings.extend(f.with_actions(propose_actions(f, rules=self._rules)) for f in produced)
+        return Outcome(tuple(findings), tuple(errors))
+
+    def process_all(self, events: Iterable[tuple[str, Event]]) -> list[Finding]:
+        """Run a sequence of (topic, event) pairs; the findings in order."""
+        out: list[Finding] = []
+        for topic, event in events:
+            out.extend(self.process(topic, event).findings)
+        return out

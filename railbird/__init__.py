@@ -1,0 +1,1 @@
+"""The `railbird` command line and the process settings it builds."""

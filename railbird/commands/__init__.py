@@ -1,0 +1,1 @@
+"""One module per `railbird` subcommand, each with `add_arguments` and `run`."""

@@ -1,0 +1,65 @@
+"""One frozen settings object per process, read from the environment once, in `main`.
+
+Nothing below the command layer reads `os.environ`: components receive this object (or the few
+values they need) as arguments.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEV_SERVICE_TOKEN = "dev-service-token-change-me"
+
+
+class Settings(BaseSettings):
+    """Every tunable of a Railbird process; environment variables are `RAILBIRD_<FIELD>`."""
+
+    model_config = SettingsConfigDict(env_prefix="RAILBIRD_", frozen=True, extra="ignore")
+
+    env: Literal["dev", "test", "production"] = "dev"
+    data_dir: Path = PROJECT_ROOT / "data"
+    datasets_dir: Path = PROJECT_ROOT.parent / "shared" / "datasets"
+    hands_dir: Path = PROJECT_ROOT.parent / "shared" / "hands"
+
+    # Kafka (Apache Kafka in production; the embedded tansu broker on loopback by default).
+    kafka_bootstrap: str = "127.0.0.1:19092"
+    embedded_broker_port: int = Field(default=19092, ge=1, le=65535)
+    topic_partitions: int = Field(default=8, ge=1, le=1024)
+    topic_replication: int = Field(default=1, ge=1, le=7)
+    consumer_group_prefix: str = "railbird"
+    consumer_session_timeout_ms: int = Field(default=10_000, ge=1_000)
+    consumer_heartbeat_ms: int = Field(default=1_000, ge=100)
+    consumer_max_poll_records: int = Field(default=500, ge=1, le=100_000)
+    consumer_poll_timeout_ms: int = Field(default=200, ge=1)
+
+    # Review API.
+    database_url: str = ""
+    """SQLAlchemy URL; empty means SQLite at `data_dir/railbird.db`."""
+    api_host: str = "127.0.0.1"
+    api_port: int = Field(default=8000, ge=1, le=65535)
+    api_url: str = "http://127.0.0.1:8000"
+    api_timeout_s: float = Field(default=10.0, gt=0)
+    service_token: str = DEV_SERVICE_TOKEN
+    relay_enabled: bool = True
+    relay_interval_ms: int = Field(default=100, ge=10)
+
+    # Detection.
+    rules_version: str = "id-vi-2022-09-28"
+    chat_model_path: Path | None = None
+    """Chat classifier artifact; None means the one shipped in `models/artifacts/`."""
+
+    log_level: str = "INFO"
+
+    def resolved_database_url(self) -> str:
+        """The database URL with the embedded SQLite default filled in."""
+        return self.database_url or f"sqlite:///{self.data_dir / 'railbird.db'}"
+
+
+def load_settings() -> Settings:
+    """Read the settings from the environment; call once per process, in `main`."""
+    return Settings()

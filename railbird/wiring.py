@@ -1,0 +1,23 @@
+"""Builds the objects a process needs from its settings: the only place that happens."""
+
+from __future__ import annotations
+
+from pipeline.registry import build_pipeline
+from pipeline.rules import RULES_PRESETS, RulesConfig
+from pipeline.runner import Pipeline
+from railbird.settings import Settings
+
+
+def rules_from(settings: Settings) -> RulesConfig:
+    """The configured house-rules version, or a clear error naming the valid ones."""
+    try:
+        return RULES_PRESETS[settings.rules_version]
+    except KeyError:
+        raise SystemExit(
+            f"unknown RAILBIRD_RULES_VERSION {settings.rules_version!r}; one of {sorted(RULES_PRESETS)}"
+        ) from None
+
+
+def make_pipeline(settings: Settings) -> Pipeline:
+    """A pipeline with every detector, fresh state, configured for this process."""
+    return build_pipeline(rules=rules_from(settings))

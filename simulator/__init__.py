@@ -1,0 +1,1 @@
+"""Traffic simulator: a poker room with personas and planted, labelled offences."""
