@@ -6,7 +6,7 @@ import contextlib
 import time
 
 from kafka.admin import KafkaAdminClient, NewTopic
-from kafka.errors import KafkaError, NoBrokersAvailable, TopicAlreadyExistsError
+from kafka.errors import KafkaError, TopicAlreadyExistsError
 
 from pipeline.contracts import ENFORCEMENT, INPUT_TOPICS, dlq_topic
 
@@ -47,7 +47,7 @@ def _admin(bootstrap: str, timeout_s: float) -> KafkaAdminClient:
     while True:
         try:
             return KafkaAdminClient(bootstrap_servers=bootstrap, client_id="railbird-admin")
-        except (NoBrokersAvailable, KafkaError):
+        except KafkaError:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.25)
