@@ -3,6 +3,7 @@ Ctrl-C leaves no orphan behind and every port is freed."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -66,7 +67,6 @@ class Supervisor:
 
 def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
     if process.poll() is None:
-        try:
+        # It may exit between poll and kill: that is the outcome we wanted anyway.
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            pass  # it exited between poll and kill
