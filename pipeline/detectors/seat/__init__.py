@@ -1,0 +1,17 @@
+"""Seat-activity integrity detectors (house rules sections 5, 7, 8), built by one factory."""
+
+from __future__ import annotations
+
+from pipeline.detector import Detector
+from pipeline.detectors.seat.hit_and_run import HitAndRunDetector
+from pipeline.rules import RulesConfig
+
+
+def build_seat_detectors(*, rules: RulesConfig) -> list[Detector]:
+    """Every seat detector with fresh state, configured from the house rules."""
+    return [
+        HitAndRunDetector(rules=rules),
+    ]
+
+
+__all__ = ["HitAndRunDetector", "build_seat_detectors"]

@@ -1,0 +1,216 @@
+"""Hit-and-run (house rules section 7): leaving a cash table before 10 hands is a refusal to play.
+
+A stint is one player at one cash table from `join` to `leave` (or `sit_out_timeout_removal`).
+Contract relied on: `hands_played_at_table` on the leave event counts the hands of THIS stint (the
+game server resets it when the player joins). A stint that ends after 1..min_hands-1 hands is a
+refusal, unless the leaver sat alone or every other player was sitting out. Refusals are counted per
+player and blind level over a rolling window; the window is half-open, (t - 12 h, t], so a refusal
+exactly 12 hours earlier no longer counts. The 2nd and later refusals carry an automatic
+`table_block` scoped to that blind level; the 1st carries no penalty, so it raises no finding (a
+finding without actions would be handed a reviewer's sanction by policy) but it is remembered.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from itertools import pairwise
+from typing import Any
+
+from pipeline.categories import rule_of
+from pipeline.contracts import SEAT, Event, SeatActivity
+from pipeline.detectors.seat.common import epoch, iso, timeline_entry
+from pipeline.detectors.seat.guard import InputGuard
+from pipeline.findings import ActionProposal, Finding, stable_id
+from pipeline.rules import RulesConfig
+
+CATEGORY = "hit_and_run"
+STINT_TTL = 7 * 86_400.0
+"""A stint with no leave after a week is dropped (counted): the leave was lost upstream."""
+MAX_STATES = 64
+"""Timeline rows kept per stint; a stint with more state changes keeps its first ones."""
+SWEEP_EVERY = 4_096
+_STATE_AFTER = {"sit_out": "sitting_out", "sit_in": "seated", "disconnect": "disconnected", "reconnect": "seated"}
+
+
+@dataclass(slots=True)
+class _Stint:
+    join_ts: float
+    join_at: datetime
+    join_event_id: str
+    states: list[tuple[float, str]]
+
+
+@dataclass(slots=True)
+class HitAndRunDetector:
+    """Counts refusals per player and blind level and computes the automatic block ladder."""
+
+    rules: RulesConfig = field(default_factory=RulesConfig)
+    lateness: float = 5.0
+    name: str = "seat.hit_and_run"
+    topics: frozenset[str] = frozenset({SEAT})
+    anomalies: Counter[str] = field(default_factory=Counter)
+    _guard: InputGuard[SeatActivity] = field(init=False)
+    _stints: dict[tuple[str, str], _Stint] = field(default_factory=dict)
+    _refusals: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
+    _events: int = 0
+
+    def __post_init__(self) -> None:
+        self._guard = InputGuard(lateness=self.lateness, anomalies=self.anomalies)
+
+    def key(self, event: Event) -> str:
+        """State lives per player (stints and refusal counts)."""
+        return event.player_id if isinstance(event, SeatActivity) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Feed one seat event; findings for refusals that the reorder buffer has released."""
+        if not isinstance(event, SeatActivity) or event.game != "cash":
+            return ()
+        return self._run(self._guard.admit(event, epoch(event.ts)))
+
+    def flush(self) -> list[Finding]:
+        """Process whatever the reorder buffer still holds (end of stream)."""
+        return self._run(self._guard.drain())
+
+    @property
+    def state_size(self) -> int:
+        """Open stints plus remembered refusals: what memory grows with."""
+        return len(self._stints) + sum(len(d) for d in self._refusals.values())
+
+    def _run(self, released: list[tuple[float, SeatActivity]]) -> list[Finding]:
+        out: list[Finding] = []
+        for ts, ev in released:
+            finding = self._apply(ts, ev)
+            if finding is not None:
+                out.append(finding)
+            self._events += 1
+            if self._events % SWEEP_EVERY == 0:
+                self._sweep(ts)
+        return out
+
+    def _apply(self, ts: float, ev: SeatActivity) -> Finding | None:
+        key = (ev.player_id, ev.table_id)
+        if ev.action == "join":
+            if key in self._stints:
+                self.anomalies["join_while_seated"] += 1
+            self._stints[key] = _Stint(ts, ev.ts, ev.event_id, [(ts, "seated")])
+            return None
+        stint = self._stints.get(key)
+        if stint is None:
+            # No join seen: we cannot prove a stint, and an automatic block needs complete evidence.
+            self.anomalies["leave_without_join" if _ends(ev) else "no_stint"] += 1
+            return None
+        if not _ends(ev):
+            if len(stint.states) < MAX_STATES:
+                stint.states.append((ts, _STATE_AFTER[ev.action]))
+            return None
+        del self._stints[key]
+        if not self._is_refusal(ev):
+            return None
+        return self._refuse(ts, ev, stint)
+
+    def _is_refusal(self, ev: SeatActivity) -> bool:
+        if ev.format in self.rules.exempt_formats:
+            return False
+        if not 1 <= ev.hands_played_at_table < self.rules.min_hands_per_stint:
+            return False
+        # Leaving alone, or with everyone else sitting out, is allowed (players_seated counts the leaver).
+        return ev.others_sitting_out < ev.players_seated - 1
+
+    def _refuse(self, ts: float, ev: SeatActivity, stint: _Stint) -> Finding | None:
+        history = self._refusals.setdefault((ev.player_id, ev.blind_level), deque())
+        _expire(history, ts - self.rules.refusal_window.total_seconds())
+        history.append(ts)
+        count = len(history)
+        ladder = self.rules.ladder_minutes
+        minutes = ladder[min(count, len(ladder)) - 1]
+        if minutes <= 0:
+            return None
+        return self._finding(ts, ev, stint, count, minutes, [iso(t) for t in list(history)[:-1]])
+
+    def _finding(
+        self, ts: float, ev: SeatActivity, stint: _Stint, count: int, minutes: int, earlier: list[str]
+    ) -> Finding:
+        fid = stable_id("fnd", self.name, ev.event_id)
+        rule = rule_of(CATEGORY)
+        summary = (
+            f"refusal #{count} at {ev.blind_level} within {self.rules.refusal_window}: left {ev.table_id} "
+            f"after {ev.hands_played_at_table} hands; {minutes}-minute block"
+        )
+        action = ActionProposal(
+            action_id=stable_id("act", fid, "table_block"),
+            disposition="automatic",
+            kind="table_block",
+            scope="blind_level",
+            scope_value=ev.blind_level,
+            player_id=ev.player_id,
+            starts_at=ev.ts,
+            expires_at=ev.ts + timedelta(minutes=minutes),
+            reason=summary,
+            rule=rule,
+        )
+        return Finding(
+            finding_id=fid,
+            detector=self.name,
+            rule=rule,
+            family="seat",
+            category=CATEGORY,
+            score=1.0,
+            players=(ev.player_id,),
+            ts=ev.ts,
+            window_start=min(ev.ts, stint.join_at),
+            window_end=ev.ts,
+            table_id=ev.table_id,
+            summary=summary,
+            source_event_ids=(stint.join_event_id, ev.event_id),
+            evidence=self._evidence(ts, ev, stint, count, minutes, earlier),
+            actions=(action,),
+        )
+
+    def _evidence(
+        self, ts: float, ev: SeatActivity, stint: _Stint, count: int, minutes: int, earlier: list[str]
+    ) -> dict[str, Any]:
+        bounds = [*stint.states, (ts, "left")]
+        timeline = [
+            timeline_entry(
+                player_id=ev.player_id, table_id=ev.table_id, tournament_id=None, start=a, end=b, state=state
+            )
+            for (a, state), (b, _) in pairwise(bounds)
+        ]
+        return {
+            "timeline": timeline,
+            "refusal": {
+                "count_in_window": count,
+                "earlier_refusals": earlier,
+                "blind_level": ev.blind_level,
+                "hands_played": ev.hands_played_at_table,
+                "min_hands": self.rules.min_hands_per_stint,
+                "players_seated": ev.players_seated,
+                "others_sitting_out": ev.others_sitting_out,
+                "format": ev.format,
+                "block_minutes": minutes,
+                "window_hours": self.rules.refusal_window.total_seconds() / 3600,
+                "rules_version": self.rules.version,
+                "end_action": ev.action,
+            },
+        }
+
+    def _sweep(self, now: float) -> None:
+        horizon = now - self.rules.refusal_window.total_seconds()
+        for key in [k for k, d in self._refusals.items() if not d or d[-1] <= horizon]:
+            del self._refusals[key]
+        for key in [k for k, s in self._stints.items() if s.join_ts < now - STINT_TTL]:
+            del self._stints[key]
+            self.anomalies["stint_expired"] += 1
+
+
+def _ends(ev: SeatActivity) -> bool:
+    return ev.action in ("leave", "sit_out_timeout_removal")
+
+
+def _expire(history: deque[float], horizon: float) -> None:
+    # Half-open window: a refusal at exactly t - window is out.
+    while history and history[0] <= horizon:
+        history.popleft()

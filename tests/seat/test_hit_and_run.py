@@ -1,0 +1,163 @@
+"""Hit-and-run ladder: every rung, the window edge, exemptions, scoping and the not-a-refusal cases."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from pipeline.contracts import SEAT
+from pipeline.detectors.seat import HitAndRunDetector
+from pipeline.findings import Finding
+from pipeline.policy import propose_actions
+from pipeline.rules import RULES_PRESETS, RulesConfig
+from pipeline.runner import Pipeline
+from tests.seat.seat_events import T0, seat, stint
+
+HOUR = 3600.0
+
+
+def run(events: list[Any], rules: RulesConfig | None = None) -> tuple[HitAndRunDetector, list[Finding]]:
+    det = HitAndRunDetector(rules=rules or RulesConfig(), lateness=0)
+    out = [f for ev in events for f in det.process(ev)]
+    return det, out + det.flush()
+
+
+def refusals(starts: list[float], hands: int = 3, **kw: Any) -> list[Any]:
+    return [ev for s in starts for ev in stint(s, hands, **kw)]
+
+
+@pytest.mark.parametrize(
+    ("n_refusals", "blocks"),
+    [(1, []), (2, [5]), (3, [5, 15]), (4, [5, 15, 30]), (5, [5, 15, 30, 60]), (7, [5, 15, 30, 60, 60, 60])],
+)
+def test_every_rung_of_the_ladder(n_refusals: int, blocks: list[int]) -> None:
+    _, found = run(refusals([i * 600.0 for i in range(n_refusals)]))
+    assert [a.expires_at - a.starts_at for f in found for a in f.actions] == [timedelta(minutes=m) for m in blocks]
+    for f in found:
+        (action,) = f.actions
+        assert (action.kind, action.scope, action.scope_value, action.disposition) == (
+            "table_block", "blind_level", "nl100", "automatic",
+        )
+        assert action.starts_at == f.ts and f.rule == "table_leaving" and f.category == "hit_and_run"
+        assert f.evidence["timeline"][0]["state"] == "seated"
+
+
+@pytest.mark.parametrize(
+    ("gap", "counted"),
+    [(12 * HOUR - 1, True), (12 * HOUR, False), (12 * HOUR + 1, False)],
+)
+def test_window_edge_is_half_open(gap: float, counted: bool) -> None:
+    # Leave of the first stint at 120 s; second leave at 120 + gap.
+    _, found = run(refusals([0.0, gap]))
+    assert bool(found) is counted
+
+
+@pytest.mark.parametrize(
+    ("version", "fmt", "exempt"),
+    [
+        ("id-vi-2022-09-28", "rush_and_cash", True),
+        ("id-vi-2022-09-28", "all_in_or_fold", True),
+        ("id-vi-2022-09-28", "vip", False),
+        ("id-vi-2022-09-28", "regular", False),
+        ("uk-2022-09-28", "rush_and_cash", True),
+        ("uk-2022-09-28", "vip", True),
+        ("uk-2022-09-28", "all_in_or_fold", False),
+        ("uk-2022-09-28", "turbo", False),
+    ],
+)
+def test_exempt_formats_per_rules_version(version: str, fmt: str, exempt: bool) -> None:
+    _, found = run(refusals([0.0, 600.0], fmt=fmt), RULES_PRESETS[version])
+    assert bool(found) is not exempt
+
+
+def test_blind_levels_are_counted_and_blocked_separately() -> None:
+    events = refusals([0.0], level="nl100") + refusals([600.0], level="nl200") + refusals([1200.0], level="nl100")
+    _, found = run(events)
+    assert [(f.actions[0].scope_value, f.evidence["refusal"]["count_in_window"]) for f in found] == [("nl100", 2)]
+
+
+@pytest.mark.parametrize(
+    ("hands", "seated", "others_out", "refusal"),
+    [
+        (0, 6, 0, False),  # never played: not a refusal
+        (1, 6, 0, True),
+        (9, 6, 0, True),
+        (10, 6, 0, False),  # played the minimum
+        (3, 1, 0, False),  # alone at the table
+        (3, 4, 3, False),  # all the others sitting out
+        (3, 4, 2, True),  # one other still playing
+        (3, 2, 0, True),  # heads-up, opponent playing
+        (3, 2, 1, False),  # heads-up, opponent sitting out
+    ],
+)
+def test_what_counts_as_a_refusal(hands: int, seated: int, others_out: int, refusal: bool) -> None:
+    first = refusals([0.0])
+    probe = [seat("join", 600.0), seat("leave", 700.0, hands=hands, seated=seated, others_out=others_out)]
+    _, found = run(first + probe)
+    assert bool(found) is refusal
+
+
+def test_sit_out_timeout_removal_ends_a_stint_and_timeline_shows_states() -> None:
+    events = [*refusals([0.0]), seat("join", 600.0), seat("sit_out", 650.0), seat("sit_out_timeout_removal", 900.0, hands=4)]
+    _, (f,) = run(events)
+    assert [r["state"] for r in f.evidence["timeline"]] == ["seated", "sitting_out"]
+    assert f.window_start == T0 + timedelta(seconds=600) and f.window_end == T0 + timedelta(seconds=900)
+
+
+def test_tournament_events_are_ignored() -> None:
+    _, found = run(refusals([0.0, 600.0], game="tournament", tournament="mtt1"))
+    assert found == []
+
+
+def test_players_and_tables_are_independent() -> None:
+    events = refusals([0.0], player="a") + refusals([600.0], player="b") + refusals([1200.0], player="a", table="t2")
+    _, found = run(events)
+    assert [f.players for f in found] == [("a",)]
+
+
+def test_bad_input_is_counted_not_fatal() -> None:
+    join = seat("join", 0.0)
+    events = [
+        join,
+        join,  # duplicate
+        seat("leave", 100.0, player="ghost", hands=3),  # leave without join
+        seat("sit_in", 110.0, player="ghost2"),  # event for a table the player is not at
+        seat("join", 120.0),  # join while seated
+        seat("leave", 50.0, hands=3),  # late beyond lateness 0
+    ]
+    det, found = run(events)
+    assert found == []
+    assert det.anomalies == {"duplicate": 1, "leave_without_join": 1, "no_stint": 1, "join_while_seated": 1, "late": 1}
+
+
+def test_out_of_order_within_lateness_is_reordered() -> None:
+    det = HitAndRunDetector(lateness=30.0)
+    a = refusals([0.0])
+    b = refusals([600.0])
+    # The second stint's leave arrives before its join, 20 s apart: still one refusal pair.
+    b[1] = b[1].model_copy(update={"ts": b[0].ts + timedelta(seconds=20)})
+    shuffled = [a[0], a[1], b[1], b[0]]
+    found = [f for ev in shuffled for f in det.process(ev)] + det.flush()
+    assert len(found) == 1 and det.anomalies["late"] == 0
+
+
+def test_replay_is_deterministic_and_policy_keeps_the_detector_action() -> None:
+    events = refusals([0.0, 600.0, 1200.0])
+    _, one = run(events)
+    _, two = run(events)
+    assert [f.finding_id for f in one] == [f.finding_id for f in two]
+    assert propose_actions(one[0], rules=RulesConfig()) == one[0].actions
+    pipe = Pipeline({"seat.hit_and_run": HitAndRunDetector(lateness=0)}, rules=RulesConfig())
+    found = pipe.process_all((SEAT, ev) for ev in events)
+    assert [f.actions[0].expires_at for f in found] == [f.actions[0].expires_at for f in one]
+
+
+def test_state_is_bounded_by_the_window() -> None:
+    det = HitAndRunDetector(lateness=0)
+    for i in range(3000):
+        for ev in stint(i * 60.0, 3, player=f"p{i}", minutes=0.5):
+            det.process(ev)
+    # Only refusals in the last 12 hours survive the periodic sweep.
+    assert det.state_size <= 12 * 60 + 1 + 4096 // 2
