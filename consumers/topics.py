@@ -51,3 +51,12 @@ def _admin(bootstrap: str, timeout_s: float) -> KafkaAdminClient:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.25)
+
+
+REKEY_PREFIX = "railbird.rekey."
+"""Internal topics where events are re-keyed by a stateful detector's state key."""
+
+
+def rekey_topic(detector: str) -> str:
+    """The internal re-key topic of a stateful detector."""
+    return f"{REKEY_PREFIX}{detector}"

@@ -1,0 +1,269 @@
+"""One consumer group's loop: poll a batch, process it, write its effects, then commit.
+
+Offsets follow side effects. A batch is committed only after (1) every re-keyed record and
+(2) every dead letter was acknowledged by the broker and (3) every finding was acknowledged by the
+review API. Transient failures are retried with backoff, forever, without committing; meanwhile the
+partitions are paused and `poll()` keeps being called, so the group membership (and
+`max_poll_interval_ms`) stays alive while nothing new is fetched: that is the back-pressure.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from kafka import ConsumerRebalanceListener, TopicPartition
+from kafka.errors import CommitFailedError, KafkaError
+
+from consumers.api_client import ChunkResult, ReviewApiClient
+from consumers.metrics import ConsumerMetrics
+from consumers.ports import ConsumerPort, ProducerPort, RecordLike, commit_offsets
+from consumers.processing import Handled, Processor, Route
+from consumers.retry import Backoff, StopRequestedError, TransientError, retry_forever
+from pipeline.contracts import DeadLetter, dlq_topic
+from pipeline.contracts.deadletter import ErrorKind
+from pipeline.findings import Finding
+
+log = logging.getLogger("railbird.consumer")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class LaneConfig:
+    """Tunables of one lane."""
+
+    group: str
+    max_records: int = 500
+    poll_timeout_ms: int = 200
+    produce_timeout_s: float = 10.0
+    keepalive_s: float = 1.0
+    """While retrying, poll (paused) at least this often: far below `max_poll_interval_ms`."""
+
+
+@dataclass
+class LaneStatus:
+    """What /readyz needs to know about a lane."""
+
+    joined: bool = False
+    partitions: int = 0
+    last_commit_at: float = 0.0
+    retrying: str = ""
+
+
+@dataclass
+class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
+    """Poll-process-write-commit loop of one consumer; also its rebalance listener."""
+
+    consumer: ConsumerPort
+    producer: ProducerPort
+    api: ReviewApiClient
+    processor: Processor
+    metrics: ConsumerMetrics
+    config: LaneConfig
+    stop: threading.Event
+    backoff: Backoff = field(default_factory=Backoff)
+    clock: Callable[[], float] = time.time
+    status: LaneStatus = field(default_factory=LaneStatus)
+
+    def run(self) -> None:
+        """Loop until `stop` is set; the batch in hand is finished and committed, then close."""
+        try:
+            while not self.stop.is_set():
+                self.step()
+        except StopRequestedError:
+            log.warning("stopping with a batch in hand; it will be redelivered", extra={"group": self.config.group})
+        finally:
+            self.consumer.close(autocommit=False)
+
+    def step(self) -> int:
+        """Poll once and handle what came; the number of records handled."""
+        polled = self.consumer.poll(timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_records)
+        records: list[RecordLike] = [r for batch in polled.values() for r in batch]
+        if records:
+            self.handle_batch(records)
+        return len(records)
+
+    def handle_batch(self, records: Sequence[RecordLike]) -> None:
+        """Process, route, write, dead-letter, then commit one polled batch."""
+        started = time.monotonic()
+        for topic, n in Counter(r.topic for r in records).items():
+            self.metrics.events_in.labels(topic).inc(n)
+        handled = [self.processor.handle(r) for r in records]
+        self._produce_routes([route for h in handled for route in h.routes])
+        dead = [(h.record, *h.dead) for h in handled if h.dead is not None]
+        dead.extend(self._write_findings(handled))
+        self._produce_dead_letters(dead)
+        self._count(handled)
+        self._commit(records)
+        elapsed = time.monotonic() - started
+        now_ms = self.clock() * 1000
+        topic = records[0].topic
+        self.metrics.batch_seconds.labels(topic).observe(elapsed)
+        latency = self.metrics.record_latency.labels(topic)
+        for r in records:
+            latency.observe(max(0.0, (now_ms - r.timestamp) / 1000))
+
+    def _retry(self, what: str, operation: Callable[[], T]) -> T:
+        def on_error(exc: TransientError, attempt: int) -> None:
+            self.status.retrying = what
+            if what == "api":
+                self.metrics.api_errors.labels(exc.kind).inc()
+            log.warning("%s failed, retrying: %s", what, exc, extra={"kind": exc.kind, "count": attempt})
+
+        result = retry_forever(
+            operation, backoff=self.backoff, wait=self._wait, should_stop=self.stop.is_set, on_error=on_error
+        )
+        if self.status.retrying:
+            self.status.retrying = ""
+            self._resume()
+        return result
+
+    def _wait(self, delay_s: float) -> None:
+        """Sleep `delay_s` with every partition paused, polling so the group keeps us."""
+        deadline = time.monotonic() + delay_s
+        while True:
+            assigned = list(self.consumer.assignment())
+            if assigned:
+                self.consumer.pause(*assigned)
+            # Paused partitions return nothing; the call keeps max_poll_interval_ms satisfied.
+            self.consumer.poll(timeout_ms=0, max_records=1)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self.stop.wait(min(remaining, self.config.keepalive_s)):
+                return
+
+    def _resume(self) -> None:
+        paused = list(self.consumer.paused())
+        if paused:
+            self.consumer.resume(*paused)
+
+    def _produce_routes(self, routes: list[Route]) -> None:
+        if not routes:
+            return
+        self._retry("rekey", lambda: self._send_all([(r.topic, r.key, r.value, list(r.headers)) for r in routes]))
+        for topic, n in Counter(r.topic for r in routes).items():
+            self.metrics.events_out.labels(topic, "rekey").inc(n)
+
+    def _send_all(self, messages: list[tuple[str, bytes | None, bytes, list[tuple[str, bytes]]]]) -> None:
+        """Send and wait for every ack; any failure re-sends all (stage 2 drops the duplicates)."""
+        try:
+            futures = [self.producer.send(t, value=v, key=k, headers=h or None) for t, k, v, h in messages]
+            self.producer.flush(timeout=self.config.produce_timeout_s)
+            for f in futures:
+                f.get(timeout=self.config.produce_timeout_s)
+        except KafkaError as exc:
+            raise TransientError(f"produce failed: {type(exc).__name__}: {exc}", kind="produce") from exc
+
+    def _write_findings(self, handled: list[Handled]) -> list[tuple[RecordLike, ErrorKind, str]]:
+        source: dict[str, RecordLike] = {}
+        findings: list[Finding] = []
+        for h in handled:
+            for f in h.findings:
+                if f.finding_id not in source:
+                    source[f.finding_id] = h.record
+                    findings.append(f)
+        dead: list[tuple[RecordLike, ErrorKind, str]] = []
+        for chunk in self.api.chunks(findings):
+            result: ChunkResult = self._retry("api", lambda c=chunk: self.api.write_chunk(c))  # type: ignore[misc]
+            self.metrics.api_requests.inc(result.requests)
+            for rej in result.rejected:
+                self.metrics.api_errors.labels("rejected").inc()
+                log.error(
+                    "review API rejected a finding (%s): %s",
+                    rej.status,
+                    rej.message,
+                    extra={"event_id": rej.finding.finding_id, "detector": rej.finding.detector},
+                )
+                dead.append((source[rej.finding.finding_id], "processing", f"review API {rej.status}: {rej.message}"))
+        return dead
+
+    def _produce_dead_letters(self, dead: list[tuple[RecordLike, ErrorKind, str]]) -> None:
+        if not dead:
+            return
+        now = datetime.fromtimestamp(self.clock(), UTC)
+        messages: list[tuple[str, bytes | None, bytes, list[tuple[str, bytes]]]] = []
+        seen: set[tuple[str, int, int]] = set()
+        for record, kind, reason in dead:
+            if (record.topic, record.partition, record.offset) in seen:
+                continue
+            seen.add((record.topic, record.partition, record.offset))
+            letter = DeadLetter(
+                topic=record.topic,
+                partition=record.partition,
+                offset=record.offset,
+                error_kind=kind,
+                error=reason,
+                failed_at=now,
+                key_b64=DeadLetter.encode_bytes(record.key),
+                value_b64=DeadLetter.encode_bytes(record.value) or "",
+            )
+            messages.append((dlq_topic(record.topic), record.key, letter.model_dump_json().encode(), []))
+            self.metrics.dead_letters.labels(record.topic, kind).inc()
+            log.warning(
+                "dead-lettered: %s",
+                reason,
+                extra={"topic": record.topic, "partition": record.partition, "offset": record.offset, "kind": kind},
+            )
+        self._retry("dlq", lambda: self._send_all(messages))
+
+    def _count(self, handled: list[Handled]) -> None:
+        for h in handled:
+            for f in h.findings:
+                self.metrics.findings.labels(f.detector).inc()
+            for e in h.errors:
+                self.metrics.detector_errors.labels(e.detector).inc()
+            if h.findings:
+                self.metrics.events_out.labels(h.record.topic, "finding").inc(len(h.findings))
+
+    def _commit(self, records: Sequence[RecordLike]) -> None:
+        assigned = set(self.consumer.assignment())
+        offsets = {tp: om for tp, om in commit_offsets(records).items() if tp in assigned}
+        if not offsets:
+            return
+        try:
+            self._retry("commit", lambda: self._commit_once(offsets))
+        except CommitFailedError as exc:
+            # The group rebalanced under us: the new owner re-processes; writes are idempotent.
+            log.warning("commit lost to a rebalance: %s", exc, extra={"group": self.config.group})
+            return
+        self.status.last_commit_at = self.clock()
+        for tp, om in offsets.items():
+            high = self._highwater(tp)
+            if high is not None:
+                self.metrics.lag.labels(tp.topic, str(tp.partition)).set(max(0, high - om.offset))
+
+    def _commit_once(self, offsets: dict[TopicPartition, object]) -> None:
+        try:
+            self.consumer.commit(offsets)
+        except CommitFailedError:
+            raise
+        except KafkaError as exc:
+            raise TransientError(f"commit failed: {type(exc).__name__}", kind="commit") from exc
+
+    def _highwater(self, tp: TopicPartition) -> int | None:
+        highwater = getattr(self.consumer, "highwater", None)
+        return highwater(tp) if highwater is not None else None
+
+    # ConsumerRebalanceListener: called from inside poll().
+    def on_partitions_revoked(self, revoked: set[TopicPartition]) -> None:
+        """Every completed batch is already committed; let the processor know."""
+        log.info("partitions revoked", extra={"group": self.config.group, "count": len(revoked)})
+        self.processor.on_revoked(revoked)
+
+    def on_partitions_assigned(self, assigned: set[TopicPartition]) -> None:
+        """Rebuild state for the new partitions, then report the lane as joined."""
+        committed = getattr(self.consumer, "committed", lambda tp: None)
+
+        def offset_of(tp: TopicPartition) -> int | None:
+            value = committed(tp)
+            return None if value is None else int(value)
+
+        self.processor.on_assigned(assigned, offset_of)
+        self.status.joined = True
+        self.status.partitions = len(assigned)
+        log.info("partitions assigned", extra={"group": self.config.group, "count": len(assigned)})

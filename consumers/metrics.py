@@ -1,0 +1,57 @@
+"""Prometheus metrics of one consumer process, on a registry passed in (never the global one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+
+
+@dataclass(frozen=True)
+class ConsumerMetrics:
+    """Every metric the runtime updates; build with `ConsumerMetrics.create(registry)`."""
+
+    registry: CollectorRegistry
+    events_in: Counter
+    events_out: Counter
+    lag: Gauge
+    batch_seconds: Histogram
+    record_latency: Histogram
+    dead_letters: Counter
+    findings: Counter
+    detector_errors: Counter
+    api_errors: Counter
+    api_requests: Counter
+
+    @classmethod
+    def create(cls, registry: CollectorRegistry) -> ConsumerMetrics:
+        """Register the metrics on `registry`."""
+        return cls(
+            registry=registry,
+            events_in=Counter("railbird_events_in", "Records consumed", ["topic"], registry=registry),
+            events_out=Counter(
+                "railbird_events_out", "Records produced or written, by kind", ["topic", "kind"], registry=registry
+            ),
+            lag=Gauge("railbird_consumer_lag", "Records behind the high watermark", ["topic", "partition"], registry=registry),
+            batch_seconds=Histogram(
+                "railbird_batch_seconds", "Poll-to-commit time of a batch", ["topic"], buckets=LATENCY_BUCKETS, registry=registry
+            ),
+            record_latency=Histogram(
+                "railbird_record_latency_seconds",
+                "Broker timestamp to commit, per record",
+                ["topic"],
+                buckets=LATENCY_BUCKETS,
+                registry=registry,
+            ),
+            dead_letters=Counter(
+                "railbird_dead_letters", "Records sent to a dead-letter topic", ["topic", "reason"], registry=registry
+            ),
+            findings=Counter("railbird_findings", "Findings produced", ["detector"], registry=registry),
+            detector_errors=Counter(
+                "railbird_detector_errors", "Detector exceptions on an event", ["detector"], registry=registry
+            ),
+            api_errors=Counter("railbird_api_write_errors", "Failed review API writes", ["kind"], registry=registry),
+            api_requests=Counter("railbird_api_requests", "Review API batch requests", registry=registry),
+        )

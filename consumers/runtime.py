@@ -1,0 +1,161 @@
+"""Assembles and runs the lanes of one `railbird consume` process.
+
+One lane (one kafka-python consumer, one consumer group `{prefix}.{topic}`, one thread) per topic:
+the chosen input topics, plus the re-key topic of every detector reading them. Lanes share the
+producer (thread-safe), the review API client (thread-safe) and the metrics.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from kafka import KafkaConsumer
+
+from consumers.api_client import ReviewApiClient
+from consumers.history import KafkaHistoryReader
+from consumers.lane import Lane, LaneConfig
+from consumers.metrics import ConsumerMetrics
+from consumers.ports import ProducerPort
+from consumers.processing import InputProcessor, KeyedProcessor, Processor
+from consumers.retry import Backoff
+from consumers.topics import REKEY_PREFIX, rekey_topic
+from pipeline.contracts import dlq_topic
+from pipeline.detector import Detector, StatefulDetector
+from pipeline.rules import RulesConfig
+
+log = logging.getLogger("railbird.consumer")
+
+DetectorFactory = Callable[[], Mapping[str, Detector]]
+"""Builds every detector with fresh state (the registry, with models loaded once, closed over)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeConfig:
+    """The Kafka and retry tunables the runtime needs (taken from `Settings` by the command)."""
+
+    bootstrap: str
+    group_prefix: str
+    session_timeout_ms: int = 10_000
+    heartbeat_ms: int = 1_000
+    max_poll_records: int = 500
+    poll_timeout_ms: int = 200
+    max_poll_interval_ms: int = 300_000
+    keepalive_s: float = 1.0
+    state_lookback_s: float = 13 * 3600
+    retry_base_s: float = 0.1
+    retry_cap_s: float = 30.0
+
+
+def group_of(prefix: str, topic: str) -> str:
+    """Consumer group of a topic: one group per topic, so topics scale independently."""
+    return f"{prefix}.{topic}"
+
+
+def lane_topics(inputs: Iterable[str], detectors: Mapping[str, Detector]) -> list[str]:
+    """The chosen input topics plus the re-key topics of their detectors, in a stable order."""
+    chosen = list(dict.fromkeys(inputs))
+    rekeys = [rekey_topic(name) for name, d in sorted(detectors.items()) if d.topics & set(chosen)]
+    return chosen + rekeys
+
+
+def internal_topics(topics: Iterable[str]) -> list[str]:
+    """Every topic a set of lanes reads or writes besides the inputs: re-key and dead-letter topics."""
+    chosen = list(topics)
+    return [t for t in chosen if t.startswith(REKEY_PREFIX)] + [dlq_topic(t) for t in chosen]
+
+
+def lookback_for(detector: Detector, default_s: float) -> float:
+    """Seconds of history that rebuild a detector: its declared window (+10%) or the default."""
+    if isinstance(detector, StatefulDetector):
+        return max(default_s, detector.state_window.total_seconds() * 1.1)
+    return default_s
+
+
+def build_processor(
+    topic: str, *, factory: DetectorFactory, rules: RulesConfig, config: RuntimeConfig
+) -> Processor:
+    """The processor of a lane: input stage for input topics, keyed stage for re-key topics."""
+    detectors = factory()
+    for name, detector in detectors.items():
+        if rekey_topic(name) == topic:
+            return KeyedProcessor(
+                detector=name,
+                make_detector=lambda n=name: factory()[n],  # type: ignore[misc]
+                rules=rules,
+                history=KafkaHistoryReader(bootstrap=config.bootstrap),
+                lookback_s=lookback_for(detector, config.state_lookback_s),
+            )
+    return InputProcessor(detectors=detectors, rules=rules)
+
+
+def make_consumer(topic: str, config: RuntimeConfig) -> KafkaConsumer:
+    """A manual-commit consumer in the topic's group (not subscribed yet)."""
+    return KafkaConsumer(
+        bootstrap_servers=config.bootstrap,
+        group_id=group_of(config.group_prefix, topic),
+        client_id=f"railbird-{topic}",
+        enable_auto_commit=False,
+        auto_offset_reset="earliest",
+        max_poll_records=config.max_poll_records,
+        max_poll_interval_ms=config.max_poll_interval_ms,
+        session_timeout_ms=config.session_timeout_ms,
+        heartbeat_interval_ms=config.heartbeat_ms,
+    )
+
+
+def build_lanes(
+    topics: Iterable[str],
+    *,
+    config: RuntimeConfig,
+    factory: DetectorFactory,
+    rules: RulesConfig,
+    producer: ProducerPort,
+    api: ReviewApiClient,
+    metrics: ConsumerMetrics,
+    stop: threading.Event,
+) -> dict[str, Lane]:
+    """One subscribed lane per topic."""
+    lanes: dict[str, Lane] = {}
+    for topic in topics:
+        consumer = make_consumer(topic, config)
+        lane = Lane(
+            consumer=consumer,
+            producer=producer,
+            api=api,
+            processor=build_processor(topic, factory=factory, rules=rules, config=config),
+            metrics=metrics,
+            config=LaneConfig(
+                group=group_of(config.group_prefix, topic),
+                max_records=config.max_poll_records,
+                poll_timeout_ms=config.poll_timeout_ms,
+                keepalive_s=config.keepalive_s,
+            ),
+            stop=stop,
+            backoff=Backoff(base_s=config.retry_base_s, cap_s=config.retry_cap_s),
+        )
+        consumer.subscribe([topic], listener=lane)
+        lanes[topic] = lane
+    return lanes
+
+
+def run_lanes(lanes: Mapping[str, Lane], *, stop: threading.Event) -> int:
+    """Run every lane in its own thread until `stop`; a crashed lane stops them all (exit code 1)."""
+    failed: list[str] = []
+
+    def guarded(topic: str, lane: Lane) -> None:
+        try:
+            lane.run()
+        except Exception:
+            log.exception("lane crashed; stopping the process", extra={"topic": topic})
+            failed.append(topic)
+            stop.set()
+
+    threads = [threading.Thread(target=guarded, args=(t, lane), name=f"lane-{t}") for t, lane in lanes.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return 1 if failed else 0

@@ -1,0 +1,83 @@
+"""`railbird consume`: run the streaming runtime for one input topic or all of them."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+
+from kafka import KafkaProducer
+from prometheus_client import CollectorRegistry
+
+from consumers.api_client import ReviewApiClient
+from consumers.health import Readiness, serve_ops
+from consumers.logs import configure_json_logging
+from consumers.metrics import ConsumerMetrics
+from consumers.runtime import RuntimeConfig, build_lanes, internal_topics, lane_topics, run_lanes
+from consumers.topics import ensure_topics
+from pipeline.contracts import INPUT_TOPICS
+from railbird.settings import Settings
+from railbird.wiring import make_detector_factory, rules_from
+
+log = logging.getLogger("railbird.consume")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """--topic T (repeatable) or --all; --metrics-port overrides the settings."""
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--topic", action="append", choices=sorted(INPUT_TOPICS), help="input topic to consume")
+    group.add_argument("--all", action="store_true", help="consume every input topic in this process")
+    parser.add_argument("--metrics-port", type=int, default=None, help="ops HTTP port (0 = off)")
+
+
+def runtime_config(settings: Settings) -> RuntimeConfig:
+    """The runtime's tunables from the settings."""
+    return RuntimeConfig(
+        bootstrap=settings.kafka_bootstrap,
+        group_prefix=settings.consumer_group_prefix,
+        session_timeout_ms=settings.consumer_session_timeout_ms,
+        heartbeat_ms=settings.consumer_heartbeat_ms,
+        max_poll_records=settings.consumer_max_poll_records,
+        poll_timeout_ms=settings.consumer_poll_timeout_ms,
+        max_poll_interval_ms=settings.consumer_max_poll_interval_ms,
+        keepalive_s=settings.consumer_keepalive_s,
+        state_lookback_s=settings.consumer_state_lookback_s,
+        retry_base_s=settings.consumer_retry_base_ms / 1000,
+        retry_cap_s=settings.consumer_retry_cap_ms / 1000,
+    )
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    """Build the lanes, serve /metrics, /healthz, /readyz, run until SIGTERM/SIGINT."""
+    configure_json_logging(level=settings.log_level)
+    config = runtime_config(settings)
+    factory = make_detector_factory(settings)
+    rules = rules_from(settings)
+    topics = lane_topics(sorted(INPUT_TOPICS) if args.all else args.topic, factory())
+    ensure_topics(config.bootstrap, partitions=settings.topic_partitions, replication=settings.topic_replication,
+                  topics=[*topics, *internal_topics(topics)])
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    registry = CollectorRegistry()
+    metrics = ConsumerMetrics.create(registry)
+    api = ReviewApiClient(base_url=settings.api_url, token=settings.service_token,
+                          timeout_s=settings.api_timeout_s, batch_size=settings.api_batch_size)
+    producer = KafkaProducer(bootstrap_servers=config.bootstrap, acks="all", linger_ms=2, client_id="railbird-consume")
+    lanes = build_lanes(topics, config=config, factory=factory, rules=rules, producer=producer, api=api,
+                        metrics=metrics, stop=stop)
+    port = settings.metrics_port if args.metrics_port is None else args.metrics_port
+    server = None
+    if port:
+        readiness = Readiness({t: lane.status for t, lane in lanes.items()}, api.reachable)
+        server = serve_ops(host=settings.metrics_host, port=port, registry=registry, readiness=readiness)
+    log.info("consuming %s", ", ".join(topics), extra={"count": len(topics)})
+    try:
+        return run_lanes(lanes, stop=stop)
+    finally:
+        producer.close(timeout=10)
+        api.close()
+        if server is not None:
+            server.shutdown()
+        log.info("stopped")
