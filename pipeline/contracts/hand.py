@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, PrivateAttr, StringConstraints, model_validator
 
 from pipeline.contracts.common import Contract, Id, UtcDatetime
+from pipeline.hands.engine import Replay, replay_actions
+from pipeline.hands.errors import HandIntegrityError
 
 Variant = Literal["NT", "FT", "PO", "FO/8", "NS", "FB", "F7S", "F7S/8", "FR", "NR", "PD", "FD"]
 """PHH variant codes (NT = no-limit Texas hold'em, PO = pot-limit Omaha, ...)."""
@@ -47,6 +49,10 @@ class HandRecord(Contract):
     started_at: UtcDatetime | None = None
     bounties: dict[Id, Chips] = Field(default_factory=dict, max_length=MAX_PLAYERS)
     eliminated: list[Id] = Field(default_factory=list, max_length=MAX_PLAYERS)
+    rake: Chips = 0
+    """Chips the house took from the pot (PHH `rake`); part of the chip-conservation check."""
+    _replay: Replay | None = PrivateAttr(default=None)
+    _partial: tuple[str, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
     def _consistent(self) -> HandRecord:
@@ -67,7 +73,39 @@ class HandRecord(Contract):
             seat = _actor(action)
             if seat is not None and not 1 <= seat <= n:
                 raise ValueError(f"action {action!r} names player p{seat} but the hand has {n}")
+        self._replay_once()
         return self
+
+    def _replay_once(self) -> None:
+        """Replay the actions: illegal or inconsistent hands are rejected (dead-lettered) here;
+        variants Railbird does not analyse are accepted and marked partial."""
+        try:
+            self._replay = replay_actions(
+                variant=self.variant,
+                antes=self.antes,
+                blinds=self.blinds_or_straddles,
+                min_bet=self.min_bet,
+                stacks=self.starting_stacks,
+                actions=self.actions,
+                finishing_stacks=self.finishing_stacks,
+                winnings=self.winnings,
+                rake=self.rake,
+            )
+            self._partial = self._replay.partial
+        except HandIntegrityError as exc:
+            if exc.kind != "unknown_variant":
+                raise
+            self._partial = ("variant_not_analysed",)
+
+    @property
+    def replay(self) -> Replay | None:
+        """The checked replay of the actions (None for a variant that is not analysed)."""
+        return self._replay
+
+    @property
+    def partial(self) -> tuple[str, ...]:
+        """Why analysis of this hand is incomplete (missing cards, variant), empty when complete."""
+        return self._partial
 
 
 def _actor(action: str) -> int | None:
