@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Protocol, runtime_checkable
 
 from pipeline.contracts import Event
@@ -34,4 +35,19 @@ class Detector(Protocol):
 
     def process(self, event: Event) -> Sequence[Finding]:
         """Feed one event; return the findings it completes (often none)."""
+        ...
+
+
+@runtime_checkable
+class StatefulDetector(Detector, Protocol):
+    """A detector that says how much event time its state spans (optional, additive).
+
+    The streaming runtime rebuilds a stateful detector after a restart or a partition move by
+    replaying this much of its re-key topic; detectors that do not declare it get the configured
+    default lookback (`RAILBIRD_CONSUMER_STATE_LOOKBACK_S`).
+    """
+
+    @property
+    def state_window(self) -> timedelta:
+        """The longest span of events one state key remembers."""
         ...

@@ -36,6 +36,18 @@ class Settings(BaseSettings):
     consumer_heartbeat_ms: int = Field(default=1_000, ge=100)
     consumer_max_poll_records: int = Field(default=500, ge=1, le=100_000)
     consumer_poll_timeout_ms: int = Field(default=200, ge=1)
+    consumer_max_poll_interval_ms: int = Field(default=300_000, ge=10_000)
+    """Kafka evicts a member that does not poll for this long; retries poll (paused) every second."""
+    consumer_keepalive_s: float = Field(default=1.0, gt=0)
+    consumer_state_lookback_s: float = Field(default=13 * 3600, ge=0)
+    """Re-key topic history replayed to rebuild a stateful detector (12 h hit-and-run window + 1 h);
+    a detector declaring a longer `state_window` gets its own."""
+    consumer_retry_base_ms: int = Field(default=100, ge=1)
+    consumer_retry_cap_ms: int = Field(default=30_000, ge=1)
+    api_batch_size: int = Field(default=1000, ge=1, le=1000)
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=9464, ge=0, le=65535)
+    """Port of /metrics, /healthz, /readyz of `railbird consume`; 0 disables the server."""
 
     # Review API.
     database_url: str = ""

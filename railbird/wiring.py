@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pipeline.registry import build_pipeline
+from collections.abc import Callable
+
+from pipeline.detector import Detector
+from pipeline.registry import build_detectors, build_pipeline
 from pipeline.rules import RULES_PRESETS, RulesConfig
 from pipeline.runner import Pipeline
 from railbird.settings import Settings
@@ -21,3 +24,10 @@ def rules_from(settings: Settings) -> RulesConfig:
 def make_pipeline(settings: Settings) -> Pipeline:
     """A pipeline with every detector, fresh state, configured for this process."""
     return build_pipeline(rules=rules_from(settings))
+
+
+def make_detector_factory(settings: Settings) -> Callable[[], dict[str, Detector]]:
+    """Builds every detector with fresh state, as often as the streaming runtime needs (once per
+    lane and per owned partition); models must be loaded once, here, and shared by the instances."""
+    rules = rules_from(settings)
+    return lambda: build_detectors(rules=rules)
