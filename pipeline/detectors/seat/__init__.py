@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pipeline.detector import Detector
 from pipeline.detectors.seat.hit_and_run import HitAndRunDetector
+from pipeline.detectors.seat.sit_out import CollusiveSitOutDetector, PayoutContext
 from pipeline.rules import RulesConfig
 
 
@@ -11,7 +12,8 @@ def build_seat_detectors(*, rules: RulesConfig) -> list[Detector]:
     """Every seat detector with fresh state, configured from the house rules."""
     return [
         HitAndRunDetector(rules=rules),
+        CollusiveSitOutDetector(),
     ]
 
 
-__all__ = ["HitAndRunDetector", "build_seat_detectors"]
+__all__ = ["CollusiveSitOutDetector", "HitAndRunDetector", "PayoutContext", "build_seat_detectors"]
