@@ -14,9 +14,17 @@ from consumers.api_client import ReviewApiClient
 from consumers.health import Readiness, serve_ops
 from consumers.logs import configure_json_logging
 from consumers.metrics import ConsumerMetrics
-from consumers.runtime import RuntimeConfig, build_lanes, internal_topics, lane_topics, run_lanes
+from consumers.runtime import (
+    DetectorFactory,
+    RuntimeConfig,
+    build_lanes,
+    internal_topics,
+    lane_topics,
+    run_lanes,
+)
 from consumers.topics import ensure_topics
 from pipeline.contracts import INPUT_TOPICS
+from pipeline.rules import RulesConfig
 from railbird.settings import Settings
 from railbird.wiring import make_detector_factory, rules_from
 
@@ -26,7 +34,9 @@ log = logging.getLogger("railbird.consume")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """--topic T (repeatable) or --all; --metrics-port overrides the settings."""
     group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--topic", action="append", choices=sorted(INPUT_TOPICS), help="input topic to consume")
+    group.add_argument(
+        "--topic", action="append", choices=sorted(INPUT_TOPICS), help="input topic to consume"
+    )
     group.add_argument("--all", action="store_true", help="consume every input topic in this process")
     parser.add_argument("--metrics-port", type=int, default=None, help="ops HTTP port (0 = off)")
 
@@ -49,29 +59,61 @@ def runtime_config(settings: Settings) -> RuntimeConfig:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    """Build the lanes, serve /metrics, /healthz, /readyz, run until SIGTERM/SIGINT."""
+    """Consume the chosen topics with every registered detector until SIGTERM/SIGINT."""
     configure_json_logging(level=settings.log_level)
+    port = settings.metrics_port if args.metrics_port is None else args.metrics_port
+    inputs = sorted(INPUT_TOPICS) if args.all else list(args.topic)
+    return serve(
+        settings,
+        inputs=inputs,
+        factory=make_detector_factory(settings),
+        rules=rules_from(settings),
+        metrics_port=port,
+    )
+
+
+def serve(
+    settings: Settings, *, inputs: list[str], factory: DetectorFactory, rules: RulesConfig, metrics_port: int
+) -> int:
+    """Build the lanes, serve /metrics, /healthz, /readyz, run until SIGTERM/SIGINT; the exit code."""
     config = runtime_config(settings)
-    factory = make_detector_factory(settings)
-    rules = rules_from(settings)
-    topics = lane_topics(sorted(INPUT_TOPICS) if args.all else args.topic, factory())
-    ensure_topics(config.bootstrap, partitions=settings.topic_partitions, replication=settings.topic_replication,
-                  topics=[*topics, *internal_topics(topics)])
+    topics = lane_topics(inputs, factory())
+    ensure_topics(
+        config.bootstrap,
+        partitions=settings.topic_partitions,
+        replication=settings.topic_replication,
+        topics=[*topics, *internal_topics(topics)],
+    )
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     registry = CollectorRegistry()
     metrics = ConsumerMetrics.create(registry)
-    api = ReviewApiClient(base_url=settings.api_url, token=settings.service_token,
-                          timeout_s=settings.api_timeout_s, batch_size=settings.api_batch_size)
-    producer = KafkaProducer(bootstrap_servers=config.bootstrap, acks="all", linger_ms=2, client_id="railbird-consume")
-    lanes = build_lanes(topics, config=config, factory=factory, rules=rules, producer=producer, api=api,
-                        metrics=metrics, stop=stop)
-    port = settings.metrics_port if args.metrics_port is None else args.metrics_port
+    api = ReviewApiClient(
+        base_url=settings.api_url,
+        token=settings.service_token,
+        timeout_s=settings.api_timeout_s,
+        batch_size=settings.api_batch_size,
+    )
+    producer = KafkaProducer(
+        bootstrap_servers=config.bootstrap, acks="all", linger_ms=2, client_id="railbird-consume"
+    )
+    lanes = build_lanes(
+        topics,
+        config=config,
+        factory=factory,
+        rules=rules,
+        producer=producer,
+        api=api,
+        metrics=metrics,
+        stop=stop,
+    )
     server = None
-    if port:
+    if metrics_port:
         readiness = Readiness({t: lane.status for t, lane in lanes.items()}, api.reachable)
-        server = serve_ops(host=settings.metrics_host, port=port, registry=registry, readiness=readiness)
+        server = serve_ops(
+            host=settings.metrics_host, port=metrics_port, registry=registry, readiness=readiness
+        )
     log.info("consuming %s", ", ".join(topics), extra={"count": len(topics)})
     try:
         return run_lanes(lanes, stop=stop)

@@ -1,0 +1,143 @@
+"""Re-keying: stateful detectors are routed by their state key and rebuilt on partition moves."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable
+
+from kafka import TopicPartition
+from prometheus_client import CollectorRegistry
+
+from consumers.api_client import ReviewApiClient
+from consumers.lane import Lane, LaneConfig
+from consumers.metrics import ConsumerMetrics
+from consumers.processing import InputProcessor, KeyedProcessor, Processor
+from consumers.retry import Backoff
+from consumers.topics import rekey_topic
+from pipeline.contracts import CHAT
+from pipeline.detector import Detector
+from pipeline.rules import RULES_PRESETS
+from tests.consumers.detector_doubles import BurstDetector, WordDetector
+from tests.consumers.kafka_fakes import FakeConsumer, FakeProducer, FakeRecord
+from tests.consumers.review_api_double import TOKEN, IngestStore
+from tests.samples import chat_value
+
+RULES = next(iter(RULES_PRESETS.values()))
+REKEY = rekey_topic("test.burst")
+
+
+def chat_bytes(event_id: str, player: str, table: str, text: str = "hi") -> bytes:
+    return json.dumps(chat_value(event_id=event_id, player_id=player, table_id=table, text=text)).encode()
+
+
+def lane_for(consumer: FakeConsumer, processor: Processor, store: IngestStore, producer: FakeProducer) -> Lane:
+    lane = Lane(
+        consumer=consumer,
+        producer=producer,
+        api=ReviewApiClient(base_url="http://api", token=TOKEN, timeout_s=1, transport=store.transport()),
+        processor=processor,
+        metrics=ConsumerMetrics.create(CollectorRegistry()),
+        config=LaneConfig(group="g", keepalive_s=0.001, max_records=4),
+        stop=threading.Event(),
+        backoff=Backoff(base_s=0.001, cap_s=0.002),
+    )
+    consumer.listener = lane
+    return lane
+
+
+class LogHistory:
+    """Replays a fake consumer's log, as `KafkaHistoryReader` replays a partition."""
+
+    def __init__(self, consumer: FakeConsumer) -> None:
+        self.consumer = consumer
+
+    def read(self, tp: TopicPartition, *, lookback_s: float, until_offset: int) -> Iterable[FakeRecord]:
+        return self.consumer.log.get(tp, [])[:until_offset]
+
+
+def keyed(history: LogHistory | None) -> KeyedProcessor:
+    return KeyedProcessor(
+        detector="test.burst", make_detector=BurstDetector, rules=RULES, history=history, lookback_s=3600
+    )
+
+
+def route_all(records: list[bytes]) -> FakeProducer:
+    """Stage 1 over chat records keyed by player; returns the producer holding the routed records."""
+    consumer, store, producer = FakeConsumer(), IngestStore(), FakeProducer()
+    for i, raw in enumerate(records):
+        consumer.append(CHAT, i % 2, raw, key=json.loads(raw)["player_id"].encode())
+    dets: dict[str, Detector] = {"test.word": WordDetector(), "test.burst": BurstDetector()}
+    lane = lane_for(consumer, InputProcessor(detectors=dets, rules=RULES), store, producer)
+    consumer.rebalance([TopicPartition(CHAT, 0), TopicPartition(CHAT, 1)])
+    while lane.step():
+        pass
+    return producer
+
+
+def rekey_log(producer: FakeProducer, partitions: int = 2) -> FakeConsumer:
+    """Partition the routed records by key, as the producer's partitioner would."""
+    consumer = FakeConsumer()
+    for key, value, headers in producer.on(REKEY):
+        assert key is not None
+        consumer.append(REKEY, sum(key) % partitions, value, key=key, headers=tuple(headers or ()))
+    return consumer
+
+
+def messages(n: int) -> list[bytes]:
+    return [chat_bytes(f"e{i}", f"p{i % 5}", f"t{i % 3}", "kys" if i % 4 == 0 else "hi") for i in range(n)]
+
+
+def test_stateless_detectors_run_inline_and_stateful_ones_are_routed_by_their_key() -> None:
+    producer = route_all([chat_bytes("e1", "p1", "t9", "kys"), chat_bytes("e2", "p2", "t9")])
+    routed = producer.on(REKEY)
+    assert [k for k, _, _ in routed] == [b"t9", b"t9"], "re-keyed by table, not by the producer's player key"
+    headers = dict(routed[0][2] or [])
+    assert headers["rb-topic"] == b"chat.messages" and headers["rb-src"].startswith(b"chat.messages/")
+    assert producer.on(rekey_topic("test.word")) == [], "the stateless detector is never routed"
+
+
+def run_keyed(consumer: FakeConsumer, processor: KeyedProcessor, store: IngestStore) -> None:
+    lane = lane_for(consumer, processor, store, FakeProducer())
+    consumer.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
+    while lane.step():
+        pass
+
+
+def test_keyed_stage_counts_per_table_and_ignores_duplicated_routes() -> None:
+    producer = route_all(messages(30))
+    producer.acked.extend([a for a in list(producer.acked) if a[0] == REKEY][:5])  # a stage-1 retry
+    store = IngestStore()
+    run_keyed(rekey_log(producer), keyed(None), store)
+    assert sorted(f["table_id"] for f in store.findings.values()) == ["t0"] * 3 + ["t1"] * 3 + ["t2"] * 3
+
+
+def test_state_rebuilt_after_a_partition_move_gives_the_findings_of_one_process() -> None:
+    producer = route_all(messages(30))
+    single = IngestStore()
+    run_keyed(rekey_log(producer), keyed(None), single)
+
+    moved_log = rekey_log(producer)
+    first, second = IngestStore(), IngestStore()
+    lane_a = lane_for(moved_log, keyed(LogHistory(moved_log)), first, FakeProducer())
+    moved_log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
+    lane_a.step()  # 4 records, committed
+    processor_b = keyed(LogHistory(moved_log))
+    lane_for(moved_log, processor_b, second, FakeProducer())  # a new process takes the partitions over
+    moved_log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
+    while moved_log.listener.step():
+        pass
+    assert processor_b.replayed == 4, "the new owner replays what the old one had committed"
+    assert set(first.findings) | set(second.findings) == set(single.findings)
+    assert not set(first.findings) & set(second.findings)
+
+
+def test_an_untouched_partition_that_comes_back_keeps_its_state_without_replay() -> None:
+    producer = route_all(messages(12))
+    log = rekey_log(producer)
+    processor = keyed(LogHistory(log))
+    lane = lane_for(log, processor, IngestStore(), FakeProducer())
+    log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
+    lane.step()
+    log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
+    assert processor.replayed == 0
