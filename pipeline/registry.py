@@ -6,7 +6,7 @@ Nothing registers itself on import; the models and rules a detector needs are pa
 from __future__ import annotations
 
 from pipeline.detector import Detector
-from pipeline.detectors.banned_words import BannedWordsDetector
+from pipeline.detectors.chat import build_chat_detectors
 from pipeline.rules import RulesConfig
 from pipeline.runner import Pipeline
 from pipeline.text_model import TextClassifier
@@ -15,7 +15,7 @@ from pipeline.text_model import TextClassifier
 def build_detectors(*, rules: RulesConfig, classifier: TextClassifier | None = None) -> dict[str, Detector]:
     """Every detector, fresh state, keyed by its stable name."""
     detectors: list[Detector] = [
-        BannedWordsDetector(),
+        *build_chat_detectors(rules=rules, classifier=classifier),
     ]
     names = [d.name for d in detectors]
     if len(names) != len(set(names)):

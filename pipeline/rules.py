@@ -25,6 +25,22 @@ class RulesConfig:
     )
     auto_mute_minutes: int = 15
     auto_mute_min_score: float = 0.97
+    # Chat, hand-in-play, SnapCam and nickname policy (sections 1-4). The rules name the sanctions
+    # (restriction, temporary/permanent ban, comms suspension, SnapCam revocation) but no numbers:
+    # these are the operator's, and every one of them is a field so a preset can change it.
+    chat_offence_window: timedelta = timedelta(days=30)
+    """Offences older than this no longer count towards escalation."""
+    chat_restriction_hours: int = 24
+    """Proposed restriction for a first offence that is not muted automatically."""
+    chat_ban_ladder: tuple[tuple[int, int | None], ...] = ((3, 24), (5, 168), (8, None))
+    """(offending messages within the window, chat ban hours; None = permanent ban)."""
+    hand_in_play_suspension_hours: tuple[int | None, ...] = (24, 168, None)
+    """Suspension of chat, emoji and SnapCam for the 1st, 2nd, 3rd-and-later hand-in-play finding."""
+    flood_max_messages: int = 6
+    flood_window: timedelta = timedelta(seconds=10)
+    snapcam_report_window: timedelta = timedelta(hours=24)
+    snapcam_min_priority: float = 0.5
+    false_report_alpha: float = 0.01
 
 
 RULES_PRESETS: dict[str, RulesConfig] = {

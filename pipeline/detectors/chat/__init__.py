@@ -1,0 +1,76 @@
+"""Chat, SnapCam and nickname detectors (house rules sections 1-4), built together by one factory.
+
+`build_chat_detectors` is what the registry calls. The order matters: the per-message chat
+detectors are wrapped in `LedgerTap`s that record offences, and `chat.repeat_offender` comes after
+them so it sees the message's offences. With no classifier, every rule still runs.
+"""
+
+from __future__ import annotations
+
+from pipeline.detector import Detector
+from pipeline.detectors.chat.banned_words import BannedWordsDetector
+from pipeline.detectors.chat.classifier import CachedClassifier, ClassifierDetector
+from pipeline.detectors.chat.credibility import ReporterCredibility
+from pipeline.detectors.chat.flooding import FloodingDetector, FloodLimits
+from pipeline.detectors.chat.hand_in_play import HandInPlayDetector
+from pipeline.detectors.chat.harassment import HarassmentDetector
+from pipeline.detectors.chat.lexicon import compile_lexicon
+from pipeline.detectors.chat.nickname import NicknameDetector
+from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
+from pipeline.detectors.chat.reporting import CoordinatedReportingDetector
+from pipeline.detectors.chat.shouting import ShoutingDetector
+from pipeline.detectors.chat.snapcam import SnapCamTriageDetector, TriageWeights
+from pipeline.rules import RulesConfig
+from pipeline.text_model import TextClassifier
+
+
+def build_chat_detectors(
+    *,
+    rules: RulesConfig,
+    classifier: TextClassifier | None = None,
+    credibility: ReporterCredibility | None = None,
+) -> list[Detector]:
+    """Every chat, SnapCam and nickname detector with fresh state, in the order they must run."""
+    lexicon = compile_lexicon()
+    shared = CachedClassifier(classifier) if classifier is not None else None
+    trust = credibility if credibility is not None else ReporterCredibility()
+    ledger = OffenceLedger(window=rules.chat_offence_window)
+    limits = FloodLimits(max_messages=rules.flood_max_messages, window=rules.flood_window)
+    per_message: list[Detector] = [
+        BannedWordsDetector(lexicon=lexicon),
+        FloodingDetector(limits=limits),
+        ShoutingDetector(lexicon=lexicon),
+        HarassmentDetector(classifier=shared, lexicon=lexicon),
+        HandInPlayDetector(),
+    ]
+    if shared is not None:
+        per_message.insert(1, ClassifierDetector(shared))
+    weights = TriageWeights(min_priority=rules.snapcam_min_priority)
+    return [
+        *(LedgerTap(d, ledger) for d in per_message),
+        RepeatOffenderDetector(ledger, thresholds=tuple(n for n, _ in rules.chat_ban_ladder)),
+        NicknameDetector(classifier=shared, lexicon=lexicon),
+        SnapCamTriageDetector(
+            classifier=shared, credibility=trust, lexicon=lexicon, weights=weights, window=rules.snapcam_report_window
+        ),
+        CoordinatedReportingDetector(credibility=trust, alpha=rules.false_report_alpha),
+    ]
+
+
+__all__ = [
+    "BannedWordsDetector",
+    "CachedClassifier",
+    "ClassifierDetector",
+    "CoordinatedReportingDetector",
+    "FloodingDetector",
+    "HandInPlayDetector",
+    "HarassmentDetector",
+    "LedgerTap",
+    "NicknameDetector",
+    "OffenceLedger",
+    "RepeatOffenderDetector",
+    "ReporterCredibility",
+    "ShoutingDetector",
+    "SnapCamTriageDetector",
+    "build_chat_detectors",
+]

@@ -1,0 +1,59 @@
+"""The simplest chat detector: the hand-written abuse lexicon, matched on normalised text.
+
+It is the first line of the chat path and a safety net that needs no model; the statistical
+classifier adds scores and categories on top of it. Matching undoes case, accents, leetspeak,
+look-alike letters, stretched letters and invisible characters (see `lexicon`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.detectors.chat.evidence import make_finding, message_evidence
+from pipeline.detectors.chat.lexicon import ABUSE_TERMS, Lexicon, compile_lexicon
+from pipeline.findings import Finding
+
+DEFAULT_TERMS: dict[str, str] = ABUSE_TERMS
+"""Kept under its old name: the terms this detector matches by default."""
+
+
+@dataclass(frozen=True, slots=True)
+class BannedWordsDetector:
+    """Flags a chat message containing a banned term as a whole word."""
+
+    lexicon: Lexicon = field(default_factory=compile_lexicon)
+    name: str = "chat.banned_words"
+    topics: frozenset[str] = frozenset({CHAT})
+
+    def key(self, event: Event) -> str:
+        """Stateless: keyed by the event itself."""
+        return event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """One finding per message with at least one banned term, spans on every match."""
+        if not isinstance(event, ChatMessage):
+            return ()
+        spans = self.lexicon.find(event.text)
+        if not spans:
+            return ()
+        labels = [s.label for s in spans]
+        category = max(sorted(set(labels)), key=labels.count)
+        first = event.text[spans[0].start : spans[0].end]
+        return (
+            make_finding(
+                detector=self.name,
+                category=category,
+                score=1.0,
+                players=(event.player_id,),
+                ts=event.ts,
+                summary=f"banned term in {event.channel} chat: {first!r}",
+                id_parts=(event.event_id,),
+                source_event_ids=(event.event_id,),
+                spans=spans,
+                evidence={"messages": [message_evidence(event, spans)]},
+                table_id=event.table_id,
+                tournament_id=event.tournament_id,
+            ),
+        )

@@ -1,0 +1,96 @@
+"""`chat.classifier`: the trained multilingual text classifier applied to every chat message."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.categories import CATEGORIES
+from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.detectors.chat.evidence import make_finding, message_evidence
+from pipeline.detectors.chat.state import BoundedMap
+from pipeline.findings import Finding
+from pipeline.text_model import TextClassifier, TextVerdict
+
+
+def chat_category(verdict: TextVerdict) -> tuple[str, float] | None:
+    """Strongest flagged category that is a chat offence, and its score (None if none is)."""
+    for category in verdict.flagged:
+        known = CATEGORIES.get(category)
+        if known is not None and known[0] == "chat":
+            return category, verdict.scores.get(category, 0.0)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifierDetector:
+    """One finding per message the classifier flags, categorised by its strongest chat category."""
+
+    classifier: TextClassifier
+    name: str = "chat.classifier"
+    topics: frozenset[str] = frozenset({CHAT})
+
+    def key(self, event: Event) -> str:
+        """Stateless: keyed by the event itself."""
+        return event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Classify one message."""
+        if not isinstance(event, ChatMessage):
+            return ()
+        return self.process_batch([event])
+
+    def process_batch(self, messages: Sequence[ChatMessage]) -> list[Finding]:
+        """Classify many messages in one model call (the model is much faster per text in batches)."""
+        if not messages:
+            return []
+        verdicts = self.classifier.classify([m.text for m in messages])
+        out: list[Finding] = []
+        for message, verdict in zip(messages, verdicts, strict=True):
+            top = chat_category(verdict)
+            if top is None:
+                continue
+            out.append(self._finding(message, verdict, *top))
+        return out
+
+    def _finding(self, message: ChatMessage, verdict: TextVerdict, category: str, score: float) -> Finding:
+        spans = tuple(s for s in verdict.spans if s.end <= len(message.text))
+        return make_finding(
+            detector=self.name,
+            category=category,
+            score=score,
+            players=(message.player_id,),
+            ts=message.ts,
+            summary=f"classifier: {category} ({score:.2f}, {verdict.language}) in {message.channel} chat",
+            id_parts=(message.event_id,),
+            source_event_ids=(message.event_id,),
+            spans=spans,
+            evidence={
+                "messages": [message_evidence(message, spans)],
+                "scores": {k: round(v, 4) for k, v in verdict.scores.items()},
+                "language": verdict.language,
+            },
+            table_id=message.table_id,
+            tournament_id=message.tournament_id,
+        )
+
+
+class CachedClassifier:
+    """A `TextClassifier` that remembers recent verdicts, so detectors sharing it classify once.
+
+    Several detectors look at the same message (classifier, harassment, nickname); the model is
+    the expensive part, and its verdict for a text never changes within a process.
+    """
+
+    def __init__(self, inner: TextClassifier, *, max_texts: int = 4096) -> None:
+        self._inner = inner
+        self._seen: BoundedMap[str, TextVerdict] = BoundedMap(max_keys=max_texts)
+
+    def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
+        """Verdicts in order; only texts not seen recently reach the model, in one batch."""
+        missing = list(dict.fromkeys(t for t in texts if self._seen.get(t) is None))
+        if missing:
+            for text, verdict in zip(missing, self._inner.classify(missing), strict=True):
+                self._seen.put(text, verdict)
+        fresh = {t: self._seen.get(t) for t in texts}
+        return [v if v is not None else TextVerdict(scores={}) for v in (fresh[t] for t in texts)]

@@ -1,0 +1,120 @@
+"""`chat.flooding`: too many messages, emoji spam and repeated text from one player at one place.
+
+House rules chat 1.12 (spamming other players) and table etiquette (no emoji spam). One finding
+per burst: after firing, a player's key stays quiet until its window has passed, so a flood of
+fifty lines is one case with fifty lines of evidence, not fifty cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
+from pipeline.detectors.chat.state import BoundedMap, Window
+from pipeline.detectors.chat.text import emoji_count, fold, is_emoji_only, longest_run
+from pipeline.findings import Finding
+
+
+@dataclass(frozen=True, slots=True)
+class FloodLimits:
+    """Thresholds; defaults keep fast but normal table banter (a few lines a minute) clear."""
+
+    max_messages: int = 6
+    window: timedelta = timedelta(seconds=10)
+    max_emoji_messages: int = 4
+    emoji_window: timedelta = timedelta(seconds=30)
+    max_emoji_in_message: int = 15
+    max_repeats: int = 3
+    repeat_window: timedelta = timedelta(seconds=60)
+    max_char_run: int = 30
+
+
+@dataclass(slots=True)
+class _Burst:
+    messages: Window[ChatMessage]
+    quiet_until: datetime | None = None
+
+
+@dataclass(slots=True)
+class FloodingDetector:
+    """Per player per place: message rate, emoji-only lines, repeated lines, giant emoji walls."""
+
+    limits: FloodLimits = field(default_factory=FloodLimits)
+    max_keys: int = 100_000
+    name: str = "chat.flooding"
+    topics: frozenset[str] = frozenset({CHAT})
+    _state: BoundedMap[str, _Burst] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._state = BoundedMap(max_keys=self.max_keys)
+
+    def key(self, event: Event) -> str:
+        """State is per player (each place is kept apart inside it)."""
+        return event.player_id if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Add the message to its player's window; report a burst once when a limit is crossed."""
+        if not isinstance(event, ChatMessage):
+            return ()
+        span = max(self.limits.window, self.limits.emoji_window, self.limits.repeat_window)
+        burst = self._state.get_or_create(
+            f"{event.player_id}|{place_of(event)}", lambda: _Burst(Window(span=span, max_items=64))
+        )
+        burst.messages.add(event.ts, event)
+        if burst.quiet_until is not None and event.ts < burst.quiet_until:
+            return ()
+        verdict = self._judge(event, burst.messages.stamped())
+        if verdict is None:
+            return ()
+        category, reason, evidence = verdict
+        burst.quiet_until = event.ts + span
+        return (self._finding(event, category, reason, evidence),)
+
+    def _judge(
+        self, event: ChatMessage, stamped: list[tuple[datetime, ChatMessage]]
+    ) -> tuple[str, str, list[ChatMessage]] | None:
+        lim = self.limits
+        if emoji_count(event.text) > lim.max_emoji_in_message:
+            return "emoji_spam", f"{emoji_count(event.text)} emoji in one message", [event]
+        recent = _since(stamped, event.ts - lim.window)
+        if len(recent) > lim.max_messages:
+            return "flooding", f"{len(recent)} messages in {lim.window.total_seconds():g}s", recent
+        emoji = [m for m in _since(stamped, event.ts - lim.emoji_window) if is_emoji_only(m.text)]
+        if len(emoji) > lim.max_emoji_messages:
+            return "emoji_spam", f"{len(emoji)} emoji-only messages", emoji
+        same = [m for m in _since(stamped, event.ts - lim.repeat_window) if _same(m.text, event.text)]
+        if len(same) > lim.max_repeats and fold(event.text).strip():
+            return "flooding", f"same line {len(same)} times", same
+        if longest_run(event.text) > lim.max_char_run:
+            return "flooding", f"run of {longest_run(event.text)} repeated characters", [event]
+        return None
+
+    def _finding(
+        self, event: ChatMessage, category: str, reason: str, messages: list[ChatMessage]
+    ) -> Finding:
+        score = 0.9 if category == "flooding" and len(messages) > 2 * self.limits.max_messages else 0.8
+        return make_finding(
+            detector=self.name,
+            category=category,
+            score=score,
+            players=(event.player_id,),
+            ts=event.ts,
+            summary=f"{category}: {reason} in {event.channel} chat",
+            id_parts=(event.player_id, messages[0].event_id, category),
+            source_event_ids=[m.event_id for m in messages],
+            evidence={"messages": [message_evidence(m) for m in messages[-20:]], "reason": reason},
+            window=(messages[0].ts, event.ts),
+            table_id=event.table_id,
+            tournament_id=event.tournament_id,
+        )
+
+
+def _since(stamped: list[tuple[datetime, ChatMessage]], cutoff: datetime) -> list[ChatMessage]:
+    return [m for ts, m in stamped if ts >= cutoff]
+
+
+def _same(a: str, b: str) -> bool:
+    return fold(a).strip() == fold(b).strip()

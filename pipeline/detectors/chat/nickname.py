@@ -1,0 +1,114 @@
+"""`nickname.offensive`: checks a player's nickname the first time it is seen in chat.
+
+House rules section 4: nicknames must be sensible and not offensive. A nickname rarely changes, so
+it is checked once per (player, nickname) and remembered in a bounded map; a reset nickname is a
+new one and is checked again. Nicknames run words together and disguise them ("Fuk_Y0u69"), so
+besides whole words the squashed letters are searched for longer terms, and the classifier sees
+the nickname split into words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.detectors.chat.classifier import chat_category
+from pipeline.detectors.chat.evidence import make_finding, message_evidence
+from pipeline.detectors.chat.lexicon import ABUSE_TERMS, Lexicon, compile_lexicon
+from pipeline.detectors.chat.state import BoundedMap
+from pipeline.detectors.chat.text import fold, squash
+from pipeline.findings import Finding, Span
+from pipeline.text_model import TextClassifier
+
+NOT_IN_NICKNAMES = frozenset({"loser", "barom", "idiot", "moron"})
+"""Terms left out of the squashed-substring search: they sit inside harmless names (c-loser,
+baromfi) or are mild self-mockery players pick on purpose; whole-word matches still count."""
+
+STAFF_WORDS = ("admin", "support", "moderator", "cashier", "security", "railbirdstaff", "official")
+"""Nicknames posing as staff (house rules chat 1.4, impersonation)."""
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|[_.\-]+|(?<=\D)(?=\d)|(?<=\d)(?=\D)")
+
+
+def substring_terms(terms: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """Squashed forms of terms long enough (5+ letters) to be safe as substrings of a name."""
+    out = {squash(t): c for t, c in terms.items() if len(squash(t)) >= 5 and fold(t) not in NOT_IN_NICKNAMES}
+    return tuple(sorted(out.items()))
+
+
+@dataclass(slots=True)
+class NicknameDetector:
+    """Lexicon (words and squashed substrings), staff impersonation and classifier on first sight."""
+
+    classifier: TextClassifier | None = None
+    lexicon: Lexicon = field(default_factory=compile_lexicon)
+    substrings: tuple[tuple[str, str], ...] = field(default_factory=lambda: substring_terms(ABUSE_TERMS))
+    min_classifier_score: float = 0.6
+    max_players: int = 500_000
+    name: str = "nickname.offensive"
+    topics: frozenset[str] = frozenset({CHAT})
+    _seen: BoundedMap[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._seen = BoundedMap(max_keys=self.max_players)
+
+    def key(self, event: Event) -> str:
+        """State is per player."""
+        return event.player_id if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Check a nickname not seen before for this player; one finding if offensive."""
+        if not isinstance(event, ChatMessage):
+            return ()
+        if self._seen.get(event.player_id) == event.nickname:
+            return ()
+        self._seen.put(event.player_id, event.nickname)
+        verdict = self.judge(event.nickname)
+        if verdict is None:
+            return ()
+        score, reason, spans = verdict
+        return (
+            make_finding(
+                detector=self.name,
+                category="offensive_nickname",
+                score=score,
+                players=(event.player_id,),
+                ts=event.ts,
+                summary=f"nickname {event.nickname!r}: {reason}",
+                id_parts=(event.player_id, event.nickname),
+                source_event_ids=(event.event_id,),
+                spans=spans,
+                evidence={
+                    "nickname": event.nickname,
+                    "nickname_spans": [s.model_dump() for s in spans],
+                    "messages": [message_evidence(event)],
+                },
+                table_id=event.table_id,
+                tournament_id=event.tournament_id,
+            ),
+        )
+
+    def judge(self, nickname: str) -> tuple[float, str, tuple[Span, ...]] | None:
+        """(score, reason, spans on the nickname) when offensive, else None."""
+        words = " ".join(p for p in _CAMEL.split(nickname) if p)
+        spans = tuple(self.lexicon.find(nickname)) or _respan(self.lexicon.find(words), nickname)
+        if spans:
+            return 0.9, f"abusive term ({spans[0].label})", spans
+        flat = squash(nickname)
+        for term, category in self.substrings:
+            if term in flat:
+                return 0.8, f"abusive term hidden in the name ({category})", ()
+        if any(w in flat for w in STAFF_WORDS):
+            return 0.7, "poses as staff", ()
+        if self.classifier is not None:
+            top = chat_category(self.classifier.classify([words])[0])
+            if top is not None and top[1] >= self.min_classifier_score:
+                return top[1], f"classifier: {top[0]} ({top[1]:.2f})", ()
+        return None
+
+
+def _respan(spans: list[Span], nickname: str) -> tuple[Span, ...]:
+    """Spans found on the split form cannot be mapped back exactly: cover the whole nickname."""
+    return tuple(Span(start=0, end=len(nickname), label=s.label) for s in spans[:1])

@@ -1,0 +1,158 @@
+"""Recognising talk about a hand in progress: cards, holdings, reads and advice, in six languages.
+
+Each signal is a list of phrases (written naturally, folded when compiled; a trailing `*` accepts
+any word ending, for Slavic and Hungarian inflection). `score_hand_talk` adds the signals up; the
+hand-in-play detector adds who said it to whom. Written by the team; tune with `railbird eval`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pipeline.detectors.chat.text import fold, fold_mapped
+from pipeline.findings import Span
+
+EXPLICIT = (
+    # en
+    "pocket *", "the nuts", "nut flush", "top set", "rockets", "cowboys", "big slick", "ace king",
+    "ace queen", "pocket pair",
+    # id
+    "sepasang *", "kartu as", "as raja", "pocket raja", "dua as",
+    # vi
+    "đôi a", "đôi k", "đôi q", "đôi j", "đôi át", "cù lũ", "tứ quý",
+    # hu
+    "királypár*", "zsebpár*", "ászpár*",
+    # uk / ru
+    "кишенькові *", "пара тузів", "натс", "карманн* *", "пара тузов",
+)
+"""Named holdings: as specific as printed cards."""
+HOLDINGS = (
+    "aces", "kings", "queens", "jacks", "nuts", "a set", "flush draw", "straight draw", "full house",
+    "two pair", "trips", "quads", "overpair", "a flush", "the flush", "a straight", "the straight",
+    "thùng", "sảnh", "bộ ba", "xám", "ász*", "királyok*", "dámák*", "drill", "színsor",
+    "туз*", "корол*", "сет", "флеш", "стріт", "стрит", "фулл", "каре",
+)
+"""Vague holdings: rank words and hand classes, which also turn up in unrelated talk."""
+ATTRIBUTION = (
+    "he has", "he's got", "hes got", "he got", "she has", "she's got", "he holds", "he is holding",
+    "he's holding", "villain has", "you're beat", "ur beat", "youre beat", "he's bluffing", "hes bluffing",
+    "he is bluffing", "he has nothing", "he's on a draw",
+    "dia punya", "dia pegang", "dia ada", "dia bluff", "dia ngebluff",
+    "nó có", "hắn có", "nó đang có", "nó bluff", "nó tháu",
+    "neki van", "nála van", "blöfföl*",
+    "у нього", "в нього", "він має", "вона має", "блефу*",
+    "у него", "у неё", "у нее", "блефует",
+)
+ADVICE = (
+    "fold", "call", "raise", "reraise", "shove", "jam", "go all in", "all in", "just call", "just fold",
+    "don't call", "dont call", "don't fold", "dont fold", "muck it", "snap call", "3bet", "4bet",
+    "lipat", "buang", "fold aja", "call aja", "raise aja", "allin aja", "all in aja", "ikut aja",
+    "jangan call", "jangan ikut", "jangan fold",
+    "úp đi", "úp bài", "bỏ bài", "bỏ đi", "theo đi", "tố đi", "tất tay", "all in đi", "đừng theo",
+    "dobd", "dobd el", "add meg", "ne add meg", "emelj", "passzolj", "tartsd", "told be",
+    "скидай", "скинь", "пасуй", "колл", "коль", "колли", "рейзи", "підвищуй", "ва-банк", "олл-ін",
+    "не коли", "не колл",
+    "сбрасывай", "скидывай", "коллируй", "уравнивай", "повышай", "олл-ин", "не колли", "не уравнивай",
+)
+PAST = (
+    "had", "folded", "called", "was", "last hand", "previous hand", "that hand", "earlier",
+    "tadi", "sebelumnya", "lúc nãy", "hồi nãy", "ván trước", "előző", "az előbb", "volt",
+    "минул*", "попередн*", "був", "була", "мав", "прошл*", "предыдущ*", "был", "была", "было",
+)
+COMMENTARY = (
+    "would", "i'd", "should", "should've", "should have", "could", "i'll", "nice", "good", "great", "bad", "sick", "wp", "gj", "what a", "that", "hero", "i", "you",
+    "bagus", "mantap", "aku", "saya", "hay", "đẹp", "tôi", "szép", "jó", "én", "гарн*", "хорош*",
+    "класн*", "красив*", "отличн*", "чудов*", "я",
+)
+"""Words that, right before an advice word, make it commentary or narration ("nice call", "I fold")."""
+
+# Two ranks in capitals (AK, QQ, T9s) or two cards with suits (AhKd, A♠ K♦). "JK" is "just kidding".
+_CARDS = re.compile(
+    r"(?<![\w])(?:(?!JK\b)[AKQJT][AKQJT2-9][so]?|[AKQJT2-9][shdc♠♥♦♣]\s?[AKQJT2-9][shdc♠♥♦♣])(?![\w])"
+)
+
+
+def _phrases(phrases: Iterable[str]) -> re.Pattern[str]:
+    parts = []
+    for phrase in sorted({fold(p) for p in phrases}, key=len, reverse=True):
+        body = r"\s+".join(re.escape(w.rstrip("*")) + (r"\w*" if w.endswith("*") else "") for w in phrase.split())
+        parts.append(body)
+    return re.compile(rf"(?<![\w'])(?:{'|'.join(parts)})(?![\w'])")
+
+
+@dataclass(frozen=True, slots=True)
+class HandTalk:
+    """Signals found in one message and the spans that show them."""
+
+    score: float
+    spans: tuple[Span, ...]
+    advice: bool
+    holding: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandTalkModel:
+    """Compiled phrase lists and signal weights."""
+
+    explicit: re.Pattern[str]
+    holdings: re.Pattern[str]
+    attribution: re.Pattern[str]
+    advice: re.Pattern[str]
+    past: re.Pattern[str]
+    commentary: re.Pattern[str]
+    w_cards: float = 0.5
+    w_holding: float = 0.35
+    w_attribution: float = 0.35
+    w_advice: float = 0.45
+    w_exclaim: float = 0.1
+    w_past: float = -0.3
+
+    def score(self, text: str) -> HandTalk:
+        """Sum of the signals present (0 when none); spans labelled cards/holding/read/advice."""
+        folded, where = fold_mapped(text, leet=False)
+        spans: list[Span] = [Span(start=m.start(), end=m.end(), label="cards") for m in _CARDS.finditer(text)]
+        score = self.w_cards if spans else 0.0
+        named = self._spans(self.explicit, folded, where, "holding")
+        if named and not spans:
+            score += self.w_cards
+        holding = named + [s for s in self._spans(self.holdings, folded, where, "holding") if not _inside(s, named)]
+        if holding and not spans and not named:
+            score += self.w_holding
+        read = self._spans(self.attribution, folded, where, "read")
+        score += self.w_attribution if read else 0.0
+        advice = [s for s in self._spans(self.advice, folded, where, "advice") if not self._commentary(folded, where, s)]
+        if advice:
+            score += self.w_advice + (self.w_exclaim if "!" in text else 0.0)
+        if score > 0 and self.past.search(folded):
+            score += self.w_past
+        spans += holding + read + advice
+        return HandTalk(max(0.0, score), tuple(sorted(spans, key=lambda s: s.start)), bool(advice), bool(spans))
+
+    @staticmethod
+    def _spans(pattern: re.Pattern[str], folded: str, where: tuple[int, ...], label: str) -> list[Span]:
+        return [Span(start=where[m.start()], end=where[m.end() - 1] + 1, label=label) for m in pattern.finditer(folded) if m.end() > m.start()]
+
+    def _commentary(self, folded: str, where: tuple[int, ...], span: Span) -> bool:
+        start = where.index(span.start) if span.start in where else 0
+        before = folded[max(0, start - 16) : start].rstrip(" ,!.?")
+        last = before.rsplit(maxsplit=2)
+        tail = " ".join(last[-2:]) if last else ""
+        return any(self.commentary.fullmatch(t) for t in (tail, last[-1] if last else ""))
+
+
+def compile_hand_talk() -> HandTalkModel:
+    """The default phrase lists, compiled."""
+    return HandTalkModel(
+        explicit=_phrases(EXPLICIT),
+        holdings=_phrases(HOLDINGS),
+        attribution=_phrases(ATTRIBUTION),
+        advice=_phrases(ADVICE),
+        past=_phrases(PAST),
+        commentary=_phrases(COMMENTARY),
+    )
+
+
+def _inside(span: Span, others: list[Span]) -> bool:
+    return any(o.start <= span.start and span.end <= o.end for o in others)

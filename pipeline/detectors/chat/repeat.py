@@ -1,0 +1,155 @@
+"""Offence history per player: the ledger, the tap that fills it, and `chat.repeat_offender`.
+
+The per-message chat detectors stay pure and unaware of each other; `LedgerTap` wraps each one,
+stamps its findings with the player's earlier offences in the window (policy reads
+`evidence.prior_offences`: only a first offence may be muted automatically) and records them.
+`chat.repeat_offender`, registered after the taps, sees the ledger once the message has been
+through all of them and reports when a player's count reaches a rung of the ban ladder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.detector import Detector
+from pipeline.detectors.chat.evidence import make_finding
+from pipeline.detectors.chat.state import BoundedMap, Window
+from pipeline.findings import Finding
+
+
+@dataclass(frozen=True, slots=True)
+class Offence:
+    """One chat offence: the message that completed it, its category and finding."""
+
+    event_id: str
+    category: str
+    finding_id: str
+    detector: str
+
+
+class OffenceLedger:
+    """Distinct offending messages per player within `window` (event time), bounded in players."""
+
+    def __init__(self, *, window: timedelta, max_players: int = 200_000, max_per_player: int = 64) -> None:
+        self._window = window
+        self._max_per_player = max_per_player
+        self._players: BoundedMap[str, Window[Offence]] = BoundedMap(max_keys=max_players)
+
+    def record(self, player_id: str, ts: datetime, offence: Offence) -> None:
+        """Add an offence to a player's history."""
+        history = self._players.get_or_create(
+            player_id, lambda: Window(span=self._window, max_items=self._max_per_player)
+        )
+        history.add(ts, offence)
+
+    def offences(self, player_id: str, now: datetime) -> list[tuple[datetime, Offence]]:
+        """A player's offences in the window ending at `now`, oldest first."""
+        history = self._players.get(player_id)
+        if history is None:
+            return []
+        history.expire(now)
+        return history.stamped()
+
+    def count(self, player_id: str, now: datetime, *, excluding: str | None = None) -> int:
+        """Distinct offending messages, optionally not counting one event."""
+        return len({o.event_id for _, o in self.offences(player_id, now) if o.event_id != excluding})
+
+    def count_category(self, player_id: str, now: datetime, category: str, *, excluding: str) -> int:
+        """Distinct offending messages of one category, not counting one event."""
+        return len(
+            {o.event_id for _, o in self.offences(player_id, now) if o.category == category and o.event_id != excluding}
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerTap:
+    """Wraps a chat detector: same name, topics and keys; its findings recorded in the ledger."""
+
+    inner: Detector
+    ledger: OffenceLedger
+
+    @property
+    def name(self) -> str:
+        """The wrapped detector's name."""
+        return self.inner.name
+
+    @property
+    def topics(self) -> frozenset[str]:
+        """The wrapped detector's topics."""
+        return self.inner.topics
+
+    def key(self, event: Event) -> str:
+        """The wrapped detector's key."""
+        return self.inner.key(event)
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Run the detector; annotate each finding with prior offences, then record it."""
+        produced = self.inner.process(event)
+        if not produced:
+            return produced
+        out: list[Finding] = []
+        for finding in produced:
+            prior = self.ledger.count(finding.subject, event.ts, excluding=event.event_id)
+            same = self.ledger.count_category(finding.subject, event.ts, finding.category, excluding=event.event_id)
+            evidence = {**finding.evidence, "prior_offences": prior, "prior_same_category": same}
+            out.append(finding.model_copy(update={"evidence": evidence}))
+        for finding in out:
+            offence = Offence(event.event_id, finding.category, finding.finding_id, finding.detector)
+            self.ledger.record(finding.subject, event.ts, offence)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatOffenderDetector:
+    """Reports when a player's offences in the window reach a rung (`thresholds`) of the ladder."""
+
+    ledger: OffenceLedger
+    thresholds: tuple[int, ...] = (3, 5, 8)
+    name: str = "chat.repeat_offender"
+    topics: frozenset[str] = frozenset({CHAT})
+
+    def key(self, event: Event) -> str:
+        """State (the ledger) is per player."""
+        return event.player_id if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """After the taps have run on this message: report a newly reached rung."""
+        if not isinstance(event, ChatMessage):
+            return ()
+        history = self.ledger.offences(event.player_id, event.ts)
+        if not any(o.event_id == event.event_id for _, o in history):
+            return ()
+        count = len({o.event_id for _, o in history})
+        # This message took the count from count-1 to count: report only when that is a rung.
+        if count not in self.thresholds:
+            return ()
+        rung = sorted(self.thresholds).index(count) + 1
+        return (self._finding(event, history, count, rung),)
+
+    def _finding(self, event: ChatMessage, history: list[tuple[datetime, Offence]], count: int, rung: int) -> Finding:
+        categories = sorted({o.category for _, o in history})
+        return make_finding(
+            detector=self.name,
+            category="repeat_offender",
+            score=min(1.0, 0.6 + 0.1 * rung),
+            players=(event.player_id,),
+            ts=event.ts,
+            summary=f"{count} chat offences within the window ({', '.join(categories)}): ladder rung {rung}",
+            id_parts=(event.player_id, event.event_id, rung),
+            source_event_ids=list(dict.fromkeys(o.event_id for _, o in history)),
+            evidence={
+                "offence_count": count,
+                "rung": rung,
+                "offences": [
+                    {"ts": ts.isoformat(), "event_id": o.event_id, "category": o.category, "finding_id": o.finding_id}
+                    for ts, o in history
+                ],
+            },
+            window=(history[0][0], event.ts),
+            table_id=event.table_id,
+            tournament_id=event.tournament_id,
+        )
+

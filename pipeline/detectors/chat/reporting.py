@@ -1,0 +1,265 @@
+"""`snapcam.coordinated_reports`: many reports against one player from accounts that act as a group.
+
+False reporting to get a rival's SnapCam revoked needs several accounts. What the stream shows of
+a link between two reporters: they report the same targets more often than chance (hypergeometric
+tail against the effective number of players reported in the window, beyond the current target), and they report within seconds of each
+other more often than reporters of the same targets generally do (binomial tail, rate estimated from
+all reporters of those targets: honest reports of one incident bunch up too). A pair is linked when the smaller p-value,
+Bonferroni-corrected for the two tests and the pairs examined, is below `alpha`; a finding needs a
+linked group that files at least `min_share` of the reports against the target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from itertools import combinations
+
+from pipeline.contracts import SNAPCAM, Event, SnapCamReport
+from pipeline.detectors.chat.credibility import ReporterCredibility
+from pipeline.detectors.chat.evidence import make_finding
+from pipeline.detectors.chat.state import BoundedMap, Window
+from pipeline.findings import Finding
+
+
+@dataclass(slots=True)
+class DistinctInWindow:
+    """Number of distinct keys seen within `span` of the newest event, in O(1) amortised."""
+
+    span: timedelta
+    _events: deque[tuple[datetime, str]] = field(default_factory=deque)
+    _counts: Counter[str] = field(default_factory=Counter)
+
+    def add(self, ts: datetime, key: str) -> None:
+        """Count one occurrence and forget those older than the window."""
+        self._events.append((ts, key))
+        self._counts[key] += 1
+        cutoff = ts - self.span
+        while self._events and self._events[0][0] < cutoff:
+            _, old = self._events.popleft()
+            self._counts[old] -= 1
+            if self._counts[old] <= 0:
+                del self._counts[old]
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def effective(self) -> float:
+        """Effective number of keys, (sum c)^2 / sum c^2: a few popular targets count as few."""
+        total = sum(self._counts.values())
+        squares = sum(c * c for c in self._counts.values())
+        return total * total / squares if squares else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """Why two reporters look linked."""
+
+    a: str
+    b: str
+    shared_targets: int
+    co_timed: int
+    shared_venues: int
+    p_value: float
+
+
+def hypergeom_sf(k: int, population: int, n_a: int, n_b: int) -> float:
+    """P(overlap >= k) of two random subsets of sizes n_a and n_b of `population` items."""
+    if k <= 0:
+        return 1.0
+    top = min(n_a, n_b)
+    if k > top or population <= 0:
+        return 0.0
+    log_total = _log_comb(population, n_b)
+    terms = [_log_comb(n_a, i) + _log_comb(population - n_a, n_b - i) - log_total for i in range(k, top + 1)]
+    return min(1.0, sum(math.exp(t) for t in terms if t > -700))
+
+
+def binom_sf(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p)."""
+    if k <= 0:
+        return 1.0
+    p = min(1.0, max(0.0, p))
+    return min(1.0, sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+
+
+def _log_comb(n: int, k: int) -> float:
+    if k < 0 or k > n:
+        return -math.inf
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+@dataclass(slots=True)
+class CoordinatedReportingDetector:
+    """Global (one key): reporter histories and reported players over the window."""
+
+    credibility: ReporterCredibility = field(default_factory=ReporterCredibility)
+    window: timedelta = timedelta(days=7)
+    co_window: timedelta = timedelta(seconds=120)
+    min_reporters: int = 3
+    min_share: float = 0.5
+    alpha: float = 0.01
+    max_reporters: int = 100_000
+    max_pair_reporters: int = 40
+    name: str = "snapcam.coordinated_reports"
+    topics: frozenset[str] = frozenset({SNAPCAM})
+    _by_reporter: BoundedMap[str, Window[SnapCamReport]] = field(init=False)
+    _by_target: BoundedMap[str, Window[SnapCamReport]] = field(init=False)
+    _targets: DistinctInWindow = field(init=False)
+    _reported: BoundedMap[str, frozenset[str]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._by_reporter = BoundedMap(max_keys=self.max_reporters)
+        self._by_target = BoundedMap(max_keys=self.max_reporters)
+        self._targets = DistinctInWindow(self.window)
+        self._reported = BoundedMap(max_keys=self.max_reporters)
+
+    def key(self, event: Event) -> str:
+        """One key: links span targets, and report volume is small enough for one partition."""
+        return "snapcam"
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Record the report; test the target's reporters for links; report a grown linked group."""
+        if not isinstance(event, SnapCamReport):
+            return ()
+        self._remember(event)
+        against = self._by_target.get(event.reported_id)
+        reports = against.values() if against is not None else []
+        # The most recent reporters only: pairs grow quadratically on a viral target.
+        reporters = sorted(dict.fromkeys(r.reporter_id for r in reversed(reports)).keys())[: self.max_pair_reporters]
+        if len(reporters) < self.min_reporters:
+            return ()
+        pairs = list(combinations(reporters, 2))
+        population = round(self._targets.effective())
+        links = [
+            link
+            for a, b in pairs
+            if (link := self._link(a, b, event.reported_id, population, len(pairs))) is not None
+        ]
+        group = _largest_group(links)
+        share = sum(1 for r in reports if r.reporter_id in group) / len(reports)
+        if len(group) < 2 or share < self.min_share:
+            return ()
+        before = self._reported.get(event.reported_id)
+        if before is not None and group <= before:
+            return ()
+        self._reported.put(event.reported_id, frozenset(group))
+        return (self._finding(event, reports, group, [lk for lk in links if lk.a in group], share),)
+
+    def _remember(self, event: SnapCamReport) -> None:
+        self._targets.add(event.ts, event.reported_id)
+        for store, key in ((self._by_reporter, event.reporter_id), (self._by_target, event.reported_id)):
+            store.get_or_create(key, lambda: Window(span=self.window, max_items=256)).add(event.ts, event)
+
+    def _link(self, a: str, b: str, target: str, population: int, n_pairs: int) -> Link | None:
+        ra, rb = self._history(a), self._history(b)
+        # The current target is shared by construction: test the overlap beyond it.
+        targets_a = {r.reported_id for r in ra} - {target}
+        targets_b = {r.reported_id for r in rb} - {target}
+        shared = targets_a & targets_b
+        if not shared:
+            return None
+        p_overlap = hypergeom_sf(len(shared), max(population - 1, len(targets_a | targets_b)), len(targets_a), len(targets_b))
+        both = shared | {target}
+        co_timed = sum(1 for t in both if _close(ra, rb, t, self.co_window))
+        p_timing = binom_sf(co_timed, len(both), self._co_rate(both))
+        p_value = min(1.0, 2 * n_pairs * min(p_overlap, p_timing))
+        if p_value >= self.alpha:
+            return None
+        venues = _venues(ra) & _venues(rb)
+        return Link(a, b, len(both), co_timed, len(venues), p_value)
+
+    def _co_rate(self, targets: set[str]) -> float:
+        """Chance two reports of one target by different reporters fall within `co_window`.
+
+        Estimated from every reporter of these targets: honest reports of one incident bunch up
+        too, so co-timing only counts as evidence when this pair is tighter than the crowd.
+        """
+        close = total = 0
+        for target in targets:
+            window = self._by_target.get(target)
+            reports = window.values()[-64:] if window is not None else []
+            for x, y in combinations(reports, 2):
+                if x.reporter_id != y.reporter_id:
+                    total += 1
+                    close += abs(x.ts - y.ts) <= self.co_window
+        floor = 2 * self.co_window / self.window
+        # Laplace smoothing keeps one lucky pair from reading as certainty.
+        return min(1.0, max(floor, (close + 1) / (total + 2)))
+
+    def _history(self, reporter: str) -> list[SnapCamReport]:
+        window = self._by_reporter.get(reporter)
+        return window.values() if window is not None else []
+
+    def _finding(
+        self, event: SnapCamReport, reports: list[SnapCamReport], group: set[str], links: list[Link], share: float
+    ) -> Finding:
+        p_min = min(lk.p_value for lk in links)
+        cred = sum(self.credibility.of(r) for r in group) / len(group)
+        score = min(0.99, (1.0 - p_min) * (0.55 + 0.3 * share) + 0.15 * (self.credibility.prior() - cred))
+        members = sorted(group, key=lambda r: (-sum(1 for x in reports if x.reporter_id == r), r))
+        return make_finding(
+            detector=self.name,
+            category="false_reporting",
+            score=max(0.0, score),
+            players=members,
+            ts=event.ts,
+            summary=(
+                f"{len(group)} linked accounts filed {share:.0%} of {len(reports)} SnapCam reports "
+                f"against {event.reported_id} (p={p_min:.2g})"
+            ),
+            id_parts=(event.reported_id, *sorted(group), reports[0].report_id),
+            source_event_ids=[r.event_id for r in reports if r.reporter_id in group],
+            evidence={
+                "victims": [event.reported_id],
+                "reports": [r.model_dump(mode="json") for r in reports if r.reporter_id in group][-20:],
+                "statistic": {
+                    "name": "reporter_linkage",
+                    "value": round(share, 4),
+                    "expected": None,
+                    "p_value": p_min,
+                    "null_model": "reporters choose targets independently (hypergeometric overlap) "
+                    "and report at independent times (binomial co-timing), Bonferroni-corrected",
+                    "links": [
+                        {"a": lk.a, "b": lk.b, "shared_targets": lk.shared_targets, "co_timed": lk.co_timed,
+                         "shared_venues": lk.shared_venues, "p_value": lk.p_value}
+                        for lk in links
+                    ],
+                    "mean_credibility": round(cred, 3),
+                },
+            },
+            window=(reports[0].ts, event.ts),
+            table_id=event.table_id,
+            tournament_id=event.tournament_id,
+        )
+
+
+def _close(ra: list[SnapCamReport], rb: list[SnapCamReport], target: str, gap: timedelta) -> bool:
+    times_a = [r.ts for r in ra if r.reported_id == target]
+    times_b = [r.ts for r in rb if r.reported_id == target]
+    return any(abs(x - y) <= gap for x in times_a for y in times_b)
+
+
+def _venues(reports: list[SnapCamReport]) -> set[str]:
+    return {v for r in reports for v in (r.table_id, r.tournament_id) if v is not None}
+
+
+def _largest_group(links: list[Link]) -> set[str]:
+    """Largest connected component of the link graph (union-find)."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for link in links:
+        parent[root(link.a)] = root(link.b)
+    groups: dict[str, set[str]] = {}
+    for member in parent:
+        groups.setdefault(root(member), set()).add(member)
+    return max(groups.values(), key=len, default=set())

@@ -1,0 +1,133 @@
+"""`chat.shouting`: persistent shouting, and shouting matches between two players at one place.
+
+Table etiquette forbids "shouting matches". One line in capitals ("NICE HAND!!!") is normal table
+talk and is never flagged alone: the detector wants one player shouting line after line, or two
+players trading shouted or insulting lines within a short window.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
+from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
+from pipeline.detectors.chat.state import BoundedMap, Window
+from pipeline.detectors.chat.text import caps_ratio, has_punct_run, letters
+from pipeline.findings import Finding
+
+
+@dataclass(frozen=True, slots=True)
+class ShoutLimits:
+    """What counts as a shouted line, and how many make persistent shouting or a match."""
+
+    min_letters: int = 6
+    min_caps_ratio: float = 0.75
+    solo_lines: int = 4
+    solo_window: timedelta = timedelta(seconds=60)
+    match_window: timedelta = timedelta(seconds=90)
+    match_lines_each: int = 2
+    match_turns: int = 3
+
+
+def is_shouted(text: str, limits: ShoutLimits) -> bool:
+    """Mostly capitals over enough letters, or a run of `!!!`/`???` with some capitals."""
+    n_letters = len(letters(text))
+    caps = caps_ratio(text)
+    if n_letters >= limits.min_letters and caps >= limits.min_caps_ratio:
+        return True
+    return has_punct_run(text) and n_letters >= 3 and caps >= 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    message: ChatMessage
+    shouted: bool
+    hostile: bool
+
+
+@dataclass(slots=True)
+class _Place:
+    lines: Window[_Line]
+    quiet_until: datetime | None = None
+
+
+@dataclass(slots=True)
+class ShoutingDetector:
+    """Per place: one player's string of shouted lines, or two players trading hostile lines."""
+
+    limits: ShoutLimits = field(default_factory=ShoutLimits)
+    lexicon: Lexicon = field(default_factory=compile_lexicon)
+    max_keys: int = 50_000
+    name: str = "chat.shouting"
+    topics: frozenset[str] = frozenset({CHAT})
+    _state: BoundedMap[str, _Place] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._state = BoundedMap(max_keys=self.max_keys)
+
+    def key(self, event: Event) -> str:
+        """State is per table / tournament / private pair: a match involves two players there."""
+        return place_of(event) if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Add the line; report a match or persistent shouting once per window."""
+        if not isinstance(event, ChatMessage) or event.channel == "lobby":
+            return ()
+        span = max(self.limits.solo_window, self.limits.match_window)
+        place = self._state.get_or_create(place_of(event), lambda: _Place(Window(span=span, max_items=128)))
+        shouted = is_shouted(event.text, self.limits)
+        hostile = bool(self.lexicon.find(event.text)) if shouted or len(event.text) < 400 else False
+        place.lines.add(event.ts, _Line(event, shouted, hostile))
+        if not (shouted or hostile) or (place.quiet_until is not None and event.ts < place.quiet_until):
+            return ()
+        match = self._match(event, place.lines.stamped())
+        if match:
+            place.quiet_until = event.ts + self.limits.match_window
+            return (self._finding(event, match, "shouting match between two players", 0.85),)
+        solo = self._solo(event, place.lines.stamped())
+        if solo:
+            place.quiet_until = event.ts + self.limits.solo_window
+            return (self._finding(event, solo, f"{len(solo)} shouted lines in a row", 0.7),)
+        return ()
+
+    def _match(self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]) -> list[_Line]:
+        cutoff = event.ts - self.limits.match_window
+        loud = [ln for ts, ln in stamped if ts >= cutoff and (ln.shouted or ln.hostile)]
+        speakers = {ln.message.player_id for ln in loud}
+        best: list[_Line] = []
+        for other in speakers - {event.player_id}:
+            pair = [ln for ln in loud if ln.message.player_id in (event.player_id, other)]
+            turns = sum(1 for a, b in itertools.pairwise(pair) if a.message.player_id != b.message.player_id)
+            mine = sum(1 for ln in pair if ln.message.player_id == event.player_id)
+            if turns >= self.limits.match_turns and min(mine, len(pair) - mine) >= self.limits.match_lines_each:
+                best = pair if len(pair) > len(best) else best
+        return best
+
+    def _solo(self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]) -> list[_Line]:
+        cutoff = event.ts - self.limits.solo_window
+        mine = [ln for ts, ln in stamped if ts >= cutoff and ln.message.player_id == event.player_id]
+        shouted = [ln for ln in mine if ln.shouted]
+        return shouted if len(shouted) >= self.limits.solo_lines else []
+
+    def _finding(self, event: ChatMessage, lines: list[_Line], reason: str, score: float) -> Finding:
+        players = [event.player_id, *(ln.message.player_id for ln in lines)]
+        messages = [ln.message for ln in lines]
+        hostile = sum(ln.hostile for ln in lines)
+        return make_finding(
+            detector=self.name,
+            category="shouting",
+            score=min(1.0, score + 0.03 * hostile),
+            players=players,
+            ts=event.ts,
+            summary=f"{reason} in {event.channel} chat ({len(lines)} lines, {hostile} insulting)",
+            id_parts=(place_of(event), messages[0].event_id),
+            source_event_ids=[m.event_id for m in messages],
+            evidence={"messages": [message_evidence(m, self.lexicon.find(m.text)) for m in messages[-20:]]},
+            window=(messages[0].ts, event.ts),
+            table_id=event.table_id,
+            tournament_id=event.tournament_id,
+        )
