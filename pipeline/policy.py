@@ -1,13 +1,15 @@
 """Enforcement policy: which sanction each finding calls for, and whether it may apply itself.
 
 Automatic only where the rules are mechanical (the table-leaving ladder, computed by its detector)
-or the evidence is overwhelming for a first, short measure (a brief chat mute); everything else is a
-proposal that an analyst confirms and a moderator enforces.
+or the evidence is overwhelming for a first, short measure (a brief chat mute for a high-scoring
+first offence); everything else is a proposal that an analyst confirms and a moderator enforces.
+Chat escalation reads what the chat detectors put in the evidence: `prior_offences` and
+`prior_same_category` (from the offence ledger) and `offence_count` (from `chat.repeat_offender`).
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from pipeline.contracts.enforcement import ActionKind, Scope
 from pipeline.findings import ActionProposal, Finding, stable_id
@@ -16,17 +18,19 @@ from pipeline.rules import RulesConfig
 PROPOSED_BY_CATEGORY: dict[str, tuple[ActionKind, Scope, str | None]] = {
     "hand_in_play": ("comms_suspension", "feature", "chat,emoji,snapcam"),
     "snapcam_abuse": ("snapcam_revocation", "feature", "snapcam"),
+    "false_reporting": ("chat_restriction", "feature", "snapcam_reports"),
     "offensive_nickname": ("nickname_reset", "account", None),
+    "repeat_offender": ("chat_ban", "feature", "chat"),
     "collusive_sit_out": ("tournament_disqualification", "tournament", None),
     "bounty_agreement": ("tournament_disqualification", "tournament", None),
     "soft_play": ("account_suspension", "account", None),
     "chip_dumping": ("account_suspension", "account", None),
     "bumhunting": ("account_suspension", "account", None),
 }
-"""Sanction a reviewer is offered per finding category; chat categories default to a chat ban."""
+"""Sanction a reviewer is offered per finding category; other chat categories: a chat restriction."""
 
-CHAT_DEFAULT: tuple[ActionKind, Scope, str | None] = ("chat_ban", "feature", "chat")
-AUTO_MUTE_CATEGORIES = frozenset({"insult", "hate", "threat", "sexual", "spam", "flooding"})
+CHAT_DEFAULT: tuple[ActionKind, Scope, str | None] = ("chat_restriction", "feature", "chat")
+AUTO_MUTE_CATEGORIES = frozenset({"insult", "hate", "threat", "sexual", "spam", "flooding", "emoji_spam"})
 
 
 def propose_actions(finding: Finding, *, rules: RulesConfig) -> tuple[ActionProposal, ...]:
@@ -38,29 +42,73 @@ def propose_actions(finding: Finding, *, rules: RulesConfig) -> tuple[ActionProp
         return (_mute(finding, rules),)
     if scope == "tournament":
         value = finding.tournament_id
-    return (
+    expires = _expiry(finding, rules)
+    subjects = finding.players if finding.category == "false_reporting" else (finding.subject,)
+    return tuple(
         ActionProposal(
-            action_id=stable_id("act", finding.finding_id, kind),
+            action_id=_action_id(finding, kind, player),
             disposition="proposed",
             kind=kind,
             scope=scope,
             scope_value=value,
-            player_id=finding.subject,
+            player_id=player,
             starts_at=finding.ts,
-            expires_at=None,
+            expires_at=expires,
             reason=finding.summary,
             rule=finding.rule,
-        ),
+        )
+        for player in subjects
     )
 
 
+def chat_ban_hours(offence_count: int, rules: RulesConfig) -> int | None:
+    """Ban length of the highest ladder rung reached (None = permanent); 0 below the first rung."""
+    hours: int | None = 0
+    for threshold, rung_hours in sorted(rules.chat_ban_ladder, key=lambda r: r[0]):
+        if offence_count >= threshold:
+            hours = rung_hours
+    return hours
+
+
+def comms_suspension_hours(prior_same: int, rules: RulesConfig) -> int | None:
+    """Suspension for a hand-in-play finding after `prior_same` earlier ones (None = permanent)."""
+    ladder = rules.hand_in_play_suspension_hours
+    return ladder[min(prior_same, len(ladder) - 1)] if ladder else None
+
+
+def _expiry(finding: Finding, rules: RulesConfig) -> datetime | None:
+    """When a proposed sanction ends; None = until revoked (permanent)."""
+    evidence = finding.evidence
+    hours: int | None = None
+    if finding.category == "repeat_offender":
+        hours = chat_ban_hours(_int(evidence.get("offence_count")), rules)
+    elif finding.category == "hand_in_play":
+        hours = comms_suspension_hours(_int(evidence.get("prior_same_category")), rules)
+    elif finding.family == "chat" and finding.category not in PROPOSED_BY_CATEGORY:
+        hours = rules.chat_restriction_hours
+    return finding.ts + timedelta(hours=hours) if hours else None
+
+
+def _action_id(finding: Finding, kind: str, player: str) -> str:
+    if player == finding.subject:
+        return stable_id("act", finding.finding_id, kind)
+    return stable_id("act", finding.finding_id, kind, player)
+
+
 def _auto_mute(finding: Finding, rules: RulesConfig) -> bool:
-    return finding.category in AUTO_MUTE_CATEGORIES and finding.score >= rules.auto_mute_min_score
+    first = _int(finding.evidence.get("prior_offences")) == 0
+    return first and finding.category in AUTO_MUTE_CATEGORIES and finding.score >= rules.auto_mute_min_score
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _mute(finding: Finding, rules: RulesConfig) -> ActionProposal:
+    # Keyed by the message, not the finding: two detectors flagging one line make one mute.
+    message = finding.source_event_ids[0] if finding.source_event_ids else finding.finding_id
     return ActionProposal(
-        action_id=stable_id("act", finding.finding_id, "chat_mute"),
+        action_id=stable_id("act", "chat_mute", finding.subject, message),
         disposition="automatic",
         kind="chat_mute",
         scope="feature",
