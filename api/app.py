@@ -1,0 +1,98 @@
+"""The review API's application factory: no globals, every dependency handed in."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import APIRouter, Depends, FastAPI
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from api.appeals import views as appeals
+from api.audit import views as audit
+from api.auth import views as auth
+from api.cases import views as cases
+from api.console import views as console
+from api.db import make_engine, make_sessions, migrate
+from api.deps import ApiConfig, authorize
+from api.errors import install_error_handlers
+from api.findings import views as findings
+from api.middleware import BodyLimit, SecurityHeaders
+from api.outbox import views as events
+from api.outbox.relay import Relay
+from api.players import views as players
+from api.sanctions import views as sanctions
+from api.stats import views as stats
+from railbird.settings import DEV_SERVICE_TOKEN, Settings
+
+log = logging.getLogger(__name__)
+
+
+def config_from(settings: Settings, **overrides: Any) -> ApiConfig:
+    """ApiConfig from the process settings; the dev service token is refused in production."""
+    if settings.env == "production" and settings.service_token == DEV_SERVICE_TOKEN:
+        raise RuntimeError("RAILBIRD_SERVICE_TOKEN is the dev default; set a real secret in production")
+    return ApiConfig(service_token=settings.service_token or None, env=settings.env, **overrides)
+
+
+def create_app(
+    *,
+    settings: Settings,
+    config: ApiConfig | None = None,
+    engine: Engine | None = None,
+    sessions: sessionmaker[Session] | None = None,
+    run_migrations: bool = True,
+    relay_factory: Callable[[sessionmaker[Session]], Relay] | None = None,
+) -> FastAPI:
+    """Build the app: `/v1` API, console at `/`, migrations and (optionally) the outbox relay on startup."""
+    config = config or config_from(settings)
+    engine = engine or make_engine(settings.resolved_database_url())
+    sessions = sessions or make_sessions(engine)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if run_migrations:
+            migrate(engine)
+        relay = relay_factory(sessions) if relay_factory else None
+        if relay:
+            relay.start()
+        try:
+            yield
+        finally:
+            if relay:
+                relay.stop()
+
+    app = FastAPI(
+        title="Railbird review API",
+        version="1.0.0",
+        description="Findings, cases, decisions, sanctions, appeals and enforcement events.",
+        openapi_url="/v1/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.config, app.state.sessions, app.state.engine = config, sessions, engine
+    install_error_handlers(app)
+    app.include_router(api_router())
+    app.include_router(console.router(), include_in_schema=False)
+    console.mount_static(app)
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def api_router() -> APIRouter:
+    """Everything under /v1, behind the deny-by-default permission table."""
+    v1 = APIRouter(prefix="/v1", dependencies=[Depends(authorize)])
+    v1.add_api_route("/health", _health, methods=["GET"], tags=["health"])
+    for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events):
+        v1.include_router(module.router())
+    return v1
+
+
+def _health() -> dict[str, str]:
+    """Liveness (no database call)."""
+    return {"status": "ok"}

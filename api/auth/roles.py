@@ -1,0 +1,74 @@
+"""Roles, permissions and the explicit table of which permission each endpoint needs.
+
+Deny by default: an endpoint missing from `ENDPOINT_PERMISSIONS` answers 403 to everybody, and a
+test fails until someone decides who may call it.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+Role = Literal["analyst", "moderator", "senior", "service", "admin"]
+ROLES: Final[tuple[Role, ...]] = ("analyst", "moderator", "senior", "service", "admin")
+HUMAN_ROLES: Final[tuple[Role, ...]] = ("analyst", "moderator", "senior", "admin")
+
+Permission = Literal[
+    "public", "view", "decide", "sanction", "senior", "ingest", "read_sanctions", "admin", "self"
+]
+
+GRANTS: Final[dict[Permission, frozenset[Role]]] = {
+    "public": frozenset(ROLES),
+    "self": frozenset(ROLES),
+    "view": frozenset({"analyst", "moderator", "senior", "admin"}),
+    "decide": frozenset({"analyst", "moderator", "senior"}),
+    "sanction": frozenset({"moderator", "senior"}),
+    "senior": frozenset({"senior"}),
+    "ingest": frozenset({"service"}),
+    "read_sanctions": frozenset({"service", "analyst", "moderator", "senior", "admin"}),
+    "admin": frozenset({"admin"}),
+}
+"""Which roles hold each permission: analyst < moderator < senior for review work; service and
+admin are separate so a leaked service token cannot decide cases and an admin cannot sanction."""
+
+ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
+    ("POST", "/v1/auth/login"): "public",
+    ("POST", "/v1/auth/logout"): "self",
+    ("GET", "/v1/auth/me"): "self",
+    ("GET", "/v1/health"): "public",
+    ("POST", "/v1/findings/batch"): "ingest",
+    ("GET", "/v1/findings"): "view",
+    ("GET", "/v1/findings/{finding_id}"): "view",
+    ("GET", "/v1/cases"): "view",
+    ("GET", "/v1/cases/{case_id}"): "view",
+    ("GET", "/v1/cases/{case_id}/evidence"): "view",
+    ("POST", "/v1/cases/{case_id}/claim"): "decide",
+    ("POST", "/v1/cases/{case_id}/release"): "decide",
+    ("POST", "/v1/cases/{case_id}/reassign"): "senior",
+    ("POST", "/v1/cases/{case_id}/decisions"): "decide",
+    ("GET", "/v1/cases/{case_id}/decisions"): "view",
+    ("POST", "/v1/cases/{case_id}/sanctions"): "sanction",
+    ("POST", "/v1/cases/{case_id}/appeals"): "senior",
+    ("GET", "/v1/sanctions"): "read_sanctions",
+    ("GET", "/v1/sanctions/{sanction_id}"): "read_sanctions",
+    ("POST", "/v1/sanctions/{sanction_id}/revoke"): "sanction",
+    ("POST", "/v1/sanctions/{sanction_id}/second-review"): "senior",
+    ("GET", "/v1/players/{player_id}"): "view",
+    ("GET", "/v1/players/{player_id}/sanctions/active"): "read_sanctions",
+    ("GET", "/v1/appeals"): "view",
+    ("POST", "/v1/appeals/{appeal_id}/resolve"): "senior",
+    ("GET", "/v1/stats/detectors"): "view",
+    ("GET", "/v1/audit"): "admin",
+    ("GET", "/v1/audit/verify"): "admin",
+    ("GET", "/v1/events"): "read_sanctions",
+    ("GET", "/v1/users"): "admin",
+    ("POST", "/v1/users"): "admin",
+    ("PATCH", "/v1/users/{user_id}"): "admin",
+    ("POST", "/v1/tokens"): "admin",
+    ("POST", "/v1/tokens/{token_id}/revoke"): "admin",
+}
+"""(method, route path) -> permission; the router-level dependency enforces it on every call."""
+
+
+def allowed(permission: Permission, role: str) -> bool:
+    """Whether `role` holds `permission`."""
+    return role in GRANTS[permission]

@@ -1,0 +1,69 @@
+"""Cases (the unit of review) and the actions policy proposed for them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from api.db import Base, UtcDateTime
+
+OPEN_STATUSES = ("open", "escalated", "on_hold", "confirmed", "appealed")
+CLOSED_STATUSES = ("actioned", "dismissed")
+
+
+class Case(Base):
+    """Findings about one player, one offence family and one incident, reviewed together."""
+
+    __tablename__ = "cases"
+    __table_args__ = (
+        Index("ix_cases_status_created", "status", "created_at"),
+        Index("ix_cases_subject", "subject_id", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    family: Mapped[str] = mapped_column(String(16))
+    category: Mapped[str] = mapped_column(String(64))
+    rule: Mapped[str] = mapped_column(String(128))
+    subject_id: Mapped[str] = mapped_column(String(128))
+    incident: Mapped[str] = mapped_column(String(160))
+    open_key: Mapped[str | None] = mapped_column(String(320), unique=True)
+    """family|subject|incident while the case accepts new findings, NULL once closed: the unique
+    constraint is what lets concurrent ingesters agree on one open case."""
+    status: Mapped[str] = mapped_column(String(16))
+    priority: Mapped[int] = mapped_column(Integer)
+    max_score: Mapped[float] = mapped_column(Float)
+    finding_count: Mapped[int] = mapped_column(Integer, default=0)
+    summary: Mapped[str] = mapped_column(Text)
+    assignee_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"))
+    claim_expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    reopened: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class CaseAction(Base):
+    """An ActionProposal attached to a case; `status` pending until confirmed, applied or dropped."""
+
+    __tablename__ = "case_actions"
+
+    action_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    case_id: Mapped[str] = mapped_column(ForeignKey("cases.id"), index=True)
+    finding_id: Mapped[str] = mapped_column(ForeignKey("findings.finding_id"))
+    disposition: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(32))
+    scope: Mapped[str] = mapped_column(String(16))
+    scope_value: Mapped[str | None] = mapped_column(String(128))
+    player_id: Mapped[str] = mapped_column(String(128))
+    starts_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    reason: Mapped[str] = mapped_column(Text)
+    rule: Mapped[str] = mapped_column(String(128))
+    status: Mapped[str] = mapped_column(String(16))
+
+
+# The queue query: one family and status, highest priority first, then oldest: a keyset scan.
+Index("ix_cases_queue", Case.family, Case.status, Case.priority.desc(), Case.created_at, Case.id)
+Index("ix_cases_status_queue", Case.status, Case.priority.desc(), Case.created_at, Case.id)

@@ -1,0 +1,118 @@
+"""Routes for the queue, cases, evidence, claims, decisions and sanctions on a case."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from api.appeals import service as appeals
+from api.appeals.schemas import AppealCreate, AppealPublic
+from api.cases import service
+from api.cases.models import Case
+from api.cases.schemas import ActionPublic, CaseDetail, CasePage, CasePublic, CaseStatus, ReassignRequest
+from api.db import SessionDep
+from api.decisions import service as decisions
+from api.decisions.schemas import DecisionCreate, DecisionPublic, DecisionResult
+from api.deps import ConfigDep, NowDep, PrincipalDep
+from api.errors import InvalidError
+from api.evidence.service import merge
+from api.findings.schemas import FindingPublic
+from api.pagination import Filter
+from api.sanctions.schemas import SanctionApply, SanctionPublic
+from pipeline.findings import Family
+
+
+def public(case: Case, now: datetime) -> CasePublic:
+    """Case with its SLA age filled in."""
+    out = CasePublic.model_validate(case)
+    out.sla_age_s = max(0, int((now - case.created_at).total_seconds()))
+    return out
+
+
+def router() -> APIRouter:
+    """Case routes."""
+    r = APIRouter(prefix="/cases", tags=["cases"])
+
+    @r.get("", response_model=CasePage)
+    def queue(session: SessionDep, now: NowDep, family: Family | None = None, status: CaseStatus = "open",
+              assignee_id: Filter = None, subject_id: Filter = None,
+              limit: Annotated[int, Query(ge=1, le=200)] = 50,
+              cursor: Annotated[str | None, Query(max_length=512)] = None) -> CasePage:
+        """The queue: one status (and optionally family), priority then age; keyset pagination."""
+        page = service.queue(session, family=family, status=status, assignee_id=assignee_id,
+                             subject_id=subject_id, limit=limit, cursor=cursor)
+        return CasePage(items=[public(c, now) for c in page.items], next_cursor=page.next_cursor)
+
+    @r.get("/{case_id}", response_model=CaseDetail)
+    def get_case(case_id: str, session: SessionDep, now: NowDep) -> CaseDetail:
+        """A case with findings, proposals, decisions, sanctions and appeals."""
+        b = service.bundle(session, case_id=case_id)
+        return CaseDetail(
+            case=public(b.case, now),
+            findings=[FindingPublic.model_validate(f) for f in b.findings],
+            actions=[ActionPublic.model_validate(a) for a in b.actions],
+            decisions=[DecisionPublic.model_validate(d) for d in b.decisions],
+            sanctions=[SanctionPublic.model_validate(s) for s in b.sanctions],
+            appeals=[AppealPublic.model_validate(a) for a in b.appeals],
+        )
+
+    @r.get("/{case_id}/evidence")
+    def get_evidence(case_id: str, session: SessionDep) -> dict[str, Any]:
+        """Merged evidence: chat messages with spans, reports, seat timeline, hand replays."""
+        return merge(service.bundle(session, case_id=case_id).findings)
+
+    @r.post("/{case_id}/claim", response_model=CasePublic)
+    def claim(case_id: str, session: SessionDep, config: ConfigDep, now: NowDep, who: PrincipalDep) -> CasePublic:
+        """Claim the case exclusively (409 if someone else holds a live claim)."""
+        return public(service.claim(session, case_id=case_id, principal=who, ttl=config.claim_ttl, now=now), now)
+
+    @r.post("/{case_id}/release", response_model=CasePublic)
+    def release(case_id: str, session: SessionDep, now: NowDep, who: PrincipalDep) -> CasePublic:
+        """Give the claim back."""
+        return public(service.release(session, case_id=case_id, principal=who, now=now), now)
+
+    @r.post("/{case_id}/reassign", response_model=CasePublic)
+    def reassign(case_id: str, body: ReassignRequest, session: SessionDep, config: ConfigDep,
+                 now: NowDep) -> CasePublic:
+        """Senior: hand the case to another reviewer."""
+        case = service.reassign(session, case_id=case_id, user_id=body.user_id, ttl=config.claim_ttl, now=now)
+        return public(case, now)
+
+    @r.post("/{case_id}/decisions", response_model=DecisionResult)
+    def decide(case_id: str, body: DecisionCreate, session: SessionDep, now: NowDep,
+               who: PrincipalDep) -> DecisionResult:
+        """Decide the claimed case; moderators may `apply` the proposals on confirm."""
+        decision, applied = decisions.decide(session, case_id=case_id, kind=body.kind, reason=body.reason,
+                                             apply=body.apply, principal=who, now=now)
+        return DecisionResult(decision=DecisionPublic.model_validate(decision),
+                              sanctions=[SanctionPublic.model_validate(s) for s in applied])
+
+    @r.get("/{case_id}/decisions", response_model=list[DecisionPublic])
+    def list_decisions(case_id: str, session: SessionDep) -> list[DecisionPublic]:
+        """Decisions on the case, oldest first."""
+        return [DecisionPublic.model_validate(d) for d in decisions.for_case(session, case_id=case_id)]
+
+    @r.post("/{case_id}/sanctions", response_model=list[SanctionPublic])
+    def apply_sanction(case_id: str, body: SanctionApply, session: SessionDep, now: NowDep,
+                       who: PrincipalDep) -> list[SanctionPublic]:
+        """Moderator: enforce a confirmed, claimed case (proposals, or a custom sanction)."""
+        if body.kind is None:
+            applied = decisions.apply_confirmed(session, case_id=case_id, principal=who, now=now)
+            return [SanctionPublic.model_validate(s) for s in applied]
+        if body.scope is None or body.reason is None:
+            raise InvalidError("a custom sanction needs kind, scope and reason")
+        sanction = decisions.apply_custom(session, case_id=case_id, kind=body.kind, scope=body.scope,
+                                          scope_value=body.scope_value, expires_at=body.expires_at,
+                                          reason=body.reason, principal=who, now=now)
+        return [SanctionPublic.model_validate(sanction)]
+
+    @r.post("/{case_id}/appeals", response_model=AppealPublic)
+    def appeal(case_id: str, body: AppealCreate, session: SessionDep, now: NowDep,
+               who: PrincipalDep) -> AppealPublic:
+        """Senior: reopen a closed case on appeal, with its original evidence."""
+        return AppealPublic.model_validate(
+            appeals.open_appeal(session, case_id=case_id, statement=body.statement, principal=who, now=now))
+
+    return r

@@ -1,0 +1,95 @@
+"""Engine, sessions, column types and migrations: everything the API knows about its database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+from alembic import command
+from alembic.config import Config
+from fastapi import Depends, Request
+from sqlalchemy import JSON, DateTime, Engine, create_engine, event
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.types import TypeDecorator
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on every backend (SQLite drops the zone, so it is restored on read)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database layer")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+JsonColumn = JSON().with_variant(JSONB(), "postgresql")
+"""JSON on SQLite, JSONB on PostgreSQL."""
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """Engine for `url`; SQLite gets WAL, foreign keys and a busy timeout on every connection."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5}, **kwargs)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True, **kwargs)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets the console read while ingestion writes; FKs are off by default in SQLite.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def make_sessions(engine: Engine) -> sessionmaker[Session]:
+    """Session factory; objects stay readable after commit so views can serialise them."""
+    return sessionmaker(bind=engine, expire_on_commit=False, autoflush=False)
+
+
+def alembic_config(engine: Engine) -> Config:
+    """Alembic configuration bound to `engine`, built in code (no alembic.ini to find)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes["engine"] = engine
+    return cfg
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision (a no-op when it is already there)."""
+    if engine.url.get_backend_name() == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+        Path(str(engine.url.database)).parent.mkdir(parents=True, exist_ok=True)
+    command.upgrade(alembic_config(engine), "head")
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    """One session per request; services commit explicitly, anything uncommitted is rolled back."""
+    sessions: sessionmaker[Session] = request.app.state.sessions
+    with sessions() as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]

@@ -1,0 +1,134 @@
+"""The review workflow's decisions: confirm, dismiss, escalate, hold; and applying sanctions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from api.audit import service as audit
+from api.auth.roles import allowed
+from api.auth.service import Principal
+from api.cases import service as cases
+from api.cases.models import Case, CaseAction
+from api.decisions.models import Decision
+from api.errors import ConflictError, ForbiddenError, InvalidError
+from api.ids import new_id
+from api.sanctions import service as sanctions
+from api.sanctions.models import Sanction
+from pipeline.findings import stable_id
+
+DECISION_KINDS = ("confirm", "dismiss", "escalate", "hold")
+
+
+def decide(session: Session, *, case_id: str, kind: str, reason: str, apply: bool, principal: Principal,
+           now: datetime) -> tuple[Decision, list[Sanction]]:
+    """Record a decision by the claim holder and move the case; `apply` also enforces the proposals."""
+    case = cases.get(session, case_id=case_id)
+    cases.require_claim(case, principal=principal, now=now)
+    if kind == "confirm" and case.status == "confirmed":
+        raise ConflictError(f"case {case_id} is already confirmed; apply a sanction or dismiss it")
+    decision = Decision(id=new_id("dec"), case_id=case_id, kind=kind, reason=reason,
+                        user_id=principal.user_id, created_at=now)
+    session.add(decision)
+    session.flush()
+    _transition(session, case=case, kind=kind, now=now)
+    audit.append(session, actor=principal.username, action=f"decision.{kind}", entity_type="case",
+                 entity_id=case_id, payload={"decision_id": decision.id, "reason": reason,
+                                             "status": case.status}, now=now)
+    applied: list[Sanction] = []
+    if kind == "confirm" and apply:
+        if not allowed("sanction", principal.role):
+            raise ForbiddenError("only moderators and seniors apply sanctions; confirm without apply")
+        applied = _apply_pending(session, case=case, principal=principal, now=now)
+    session.commit()
+    return decision, applied
+
+
+def _transition(session: Session, *, case: Case, kind: str, now: datetime) -> None:
+    if kind == "dismiss":
+        cases.close(case, status="dismissed", now=now)
+        session.execute(update(CaseAction).where(CaseAction.case_id == case.id, CaseAction.status == "pending")
+                        .values(status="dropped"))
+        return
+    case.updated_at = now
+    case.assignee_id, case.claim_expires_at = (None, None) if kind in ("escalate", "hold") else (
+        case.assignee_id, case.claim_expires_at)
+    if kind == "confirm":
+        case.status, case.decided_at = "confirmed", now
+    elif kind == "escalate":
+        case.status = "escalated"
+        case.priority = cases.priority_of(max_score=case.max_score, category=case.category,
+                                          count=case.finding_count, escalated=True)
+    else:
+        case.status = "on_hold"
+
+
+def _apply_pending(session: Session, *, case: Case, principal: Principal, now: datetime) -> list[Sanction]:
+    pending = list(session.scalars(select(CaseAction).where(CaseAction.case_id == case.id,
+                                                             CaseAction.status == "pending")))
+    if not pending:
+        raise ConflictError(f"case {case.id} has no pending proposed action; apply a custom sanction instead")
+    # Several findings usually propose the same measure: apply each distinct (kind, scope) once.
+    seen: set[tuple[str, str, str | None]] = set()
+    out: list[Sanction] = []
+    for action in pending:
+        key = (action.kind, action.scope, action.scope_value)
+        action.status = "applied" if key not in seen else "superseded"
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(_sanction_from(session, action=action, case=case, principal=principal, now=now))
+    cases.close(case, status="actioned", now=now)
+    return out
+
+
+def _sanction_from(session: Session, *, action: CaseAction, case: Case, principal: Principal,
+                   now: datetime) -> Sanction:
+    spec = sanctions.SanctionSpec(
+        sanction_id=action.action_id, case_id=case.id, player_id=action.player_id, kind=action.kind,
+        scope=action.scope, scope_value=action.scope_value, starts_at=max(action.starts_at, now),
+        expires_at=action.expires_at, reason=action.reason, rule=action.rule, automatic=False,
+    )
+    sanction, _ = sanctions.create(session, spec=spec, actor=principal.username, now=now)
+    return sanction
+
+
+def apply_custom(session: Session, *, case_id: str, kind: str, scope: str, scope_value: str | None,
+                 expires_at: datetime | None, reason: str, principal: Principal, now: datetime) -> Sanction:
+    """A moderator enforces a confirmed case with a sanction of their choosing."""
+    case = cases.get(session, case_id=case_id)
+    cases.require_claim(case, principal=principal, now=now)
+    if case.status != "confirmed":
+        raise ConflictError(f"case {case_id} is {case.status}; confirm it before sanctioning")
+    if expires_at is not None and expires_at <= now:
+        raise InvalidError("expires_at must be in the future")
+    spec = sanctions.SanctionSpec(
+        sanction_id=stable_id("sanc", case_id, kind, scope, scope_value, now.isoformat()),
+        case_id=case_id, player_id=case.subject_id, kind=kind, scope=scope, scope_value=scope_value,
+        starts_at=now, expires_at=expires_at, reason=reason, rule=case.rule, automatic=False,
+    )
+    sanction, _ = sanctions.create(session, spec=spec, actor=principal.username, now=now)
+    session.execute(update(CaseAction).where(CaseAction.case_id == case_id, CaseAction.status == "pending")
+                    .values(status="superseded"))
+    cases.close(case, status="actioned", now=now)
+    session.commit()
+    return sanction
+
+
+def apply_confirmed(session: Session, *, case_id: str, principal: Principal, now: datetime) -> list[Sanction]:
+    """A moderator enforces the proposals of a case an analyst confirmed."""
+    case = cases.get(session, case_id=case_id)
+    cases.require_claim(case, principal=principal, now=now)
+    if case.status != "confirmed":
+        raise ConflictError(f"case {case_id} is {case.status}; confirm it before sanctioning")
+    out = _apply_pending(session, case=case, principal=principal, now=now)
+    session.commit()
+    return out
+
+
+def for_case(session: Session, *, case_id: str) -> list[Decision]:
+    """Decisions on a case, oldest first."""
+    cases.get(session, case_id=case_id)
+    return list(session.scalars(select(Decision).where(Decision.case_id == case_id).order_by(Decision.created_at)))

@@ -1,0 +1,38 @@
+"""Stored findings: the detector's claim and its evidence, attached to exactly one case."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Float, ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from api.db import Base, JsonColumn, UtcDateTime
+
+
+class FindingRow(Base):
+    """One finding; `finding_id` is its content-derived id, which makes ingestion idempotent."""
+
+    __tablename__ = "findings"
+    __table_args__ = (
+        Index("ix_findings_subject_ts", "subject_id", "ts"),
+        Index("ix_findings_detector_ingested", "detector", "ingested_at"),
+    )
+
+    finding_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    case_id: Mapped[str] = mapped_column(ForeignKey("cases.id"), index=True)
+    detector: Mapped[str] = mapped_column(String(128))
+    rule: Mapped[str] = mapped_column(String(128))
+    family: Mapped[str] = mapped_column(String(16))
+    category: Mapped[str] = mapped_column(String(64))
+    score: Mapped[float] = mapped_column(Float)
+    subject_id: Mapped[str] = mapped_column(String(128))
+    players: Mapped[list[str]] = mapped_column(JsonColumn)
+    ts: Mapped[datetime] = mapped_column(UtcDateTime)
+    table_id: Mapped[str | None] = mapped_column(String(128))
+    tournament_id: Mapped[str | None] = mapped_column(String(128))
+    summary: Mapped[str] = mapped_column(Text)
+    document: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
+    """The whole Finding JSON as received (evidence, spans, actions), for the case page."""
+    ingested_at: Mapped[datetime] = mapped_column(UtcDateTime)

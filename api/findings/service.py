@@ -1,0 +1,119 @@
+"""Ingestion: idempotent batch insert of findings, grouping into cases, automatic sanctions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from api.cases import service as cases
+from api.cases.models import CaseAction
+from api.errors import InvalidError, NotFoundError
+from api.findings.models import FindingRow
+from api.sanctions import service as sanctions
+from api.text import bad_text
+from api.upsert import insert_ignore
+from pipeline.findings import ActionProposal, Finding
+
+POLICY_ACTOR = "policy"
+
+
+@dataclass(slots=True)
+class IngestResult:
+    """What one batch did."""
+
+    accepted: int = 0
+    duplicates: int = 0
+    case_ids: list[str] = field(default_factory=list)
+    sanction_ids: list[str] = field(default_factory=list)
+
+
+def ingest(session: Session, *, findings: list[Finding], now: datetime) -> IngestResult:
+    """Store new findings in one transaction; repeats (by finding_id) are counted, not stored."""
+    for i, finding in enumerate(findings):
+        if (where := bad_text(finding.model_dump(mode="json"))) is not None:
+            raise InvalidError(f"findings[{i}].{where}: text contains NUL or an unpaired surrogate")
+    result = IngestResult()
+    for finding in findings:
+        _ingest_one(session, finding=finding, now=now, result=result)
+    session.commit()
+    return result
+
+
+def _ingest_one(session: Session, *, finding: Finding, now: datetime, result: IngestResult) -> None:
+    if session.scalar(select(FindingRow.finding_id).where(FindingRow.finding_id == finding.finding_id)):
+        result.duplicates += 1
+        return
+    case = cases.open_case_for(session, finding=finding, now=now)
+    inserted = insert_ignore(session, FindingRow, _row(finding, case_id=case.id, now=now), ("finding_id",))
+    if not inserted:  # a concurrent writer stored it first
+        result.duplicates += 1
+        return
+    result.accepted += 1
+    cases.add_finding(session, case=case, finding=finding, now=now)
+    if case.id not in result.case_ids:
+        result.case_ids.append(case.id)
+    for action in finding.actions:
+        _attach(session, action=action, case_id=case.id, finding_id=finding.finding_id, now=now, result=result)
+
+
+def _attach(session: Session, *, action: ActionProposal, case_id: str, finding_id: str, now: datetime,
+            result: IngestResult) -> None:
+    automatic = action.disposition == "automatic"
+    inserted = insert_ignore(
+        session,
+        CaseAction,
+        {"action_id": action.action_id, "case_id": case_id, "finding_id": finding_id,
+         "disposition": action.disposition, "kind": action.kind, "scope": action.scope,
+         "scope_value": action.scope_value, "player_id": action.player_id, "starts_at": action.starts_at,
+         "expires_at": action.expires_at, "reason": action.reason, "rule": action.rule,
+         "status": "applied" if automatic else "pending"},
+        ("action_id",),
+    )
+    if not (inserted and automatic):
+        return
+    # Automatic actions take effect now: sanction + outbox event commit with the finding or not at all.
+    spec = sanctions.SanctionSpec(
+        sanction_id=action.action_id, case_id=case_id, player_id=action.player_id, kind=action.kind,
+        scope=action.scope, scope_value=action.scope_value, starts_at=action.starts_at,
+        expires_at=action.expires_at, reason=action.reason, rule=action.rule, automatic=True,
+    )
+    sanction, created = sanctions.create(session, spec=spec, actor=POLICY_ACTOR, now=now)
+    if created:
+        result.sanction_ids.append(sanction.id)
+
+
+def _row(finding: Finding, *, case_id: str, now: datetime) -> dict[str, object]:
+    return {
+        "finding_id": finding.finding_id, "case_id": case_id, "detector": finding.detector,
+        "rule": finding.rule, "family": finding.family, "category": finding.category,
+        "score": finding.score, "subject_id": finding.subject, "players": list(finding.players),
+        "ts": finding.ts, "table_id": finding.table_id, "tournament_id": finding.tournament_id,
+        "summary": finding.summary, "document": finding.model_dump(mode="json"), "ingested_at": now,
+    }
+
+
+def get(session: Session, *, finding_id: str) -> FindingRow:
+    """The finding or NotFoundError."""
+    row = session.get(FindingRow, finding_id)
+    if row is None:
+        raise NotFoundError(f"no finding {finding_id!r}")
+    return row
+
+
+def search(session: Session, *, detector: str | None, family: str | None, player_id: str | None,
+           case_id: str | None, limit: int, offset: int) -> list[FindingRow]:
+    """Findings filtered by detector, family, subject and case; newest first."""
+    stmt = select(FindingRow)
+    if detector:
+        stmt = stmt.where(FindingRow.detector == detector)
+    if family:
+        stmt = stmt.where(FindingRow.family == family)
+    if player_id:
+        stmt = stmt.where(FindingRow.subject_id == player_id)
+    if case_id:
+        stmt = stmt.where(FindingRow.case_id == case_id)
+    stmt = stmt.order_by(FindingRow.ts.desc(), FindingRow.finding_id).limit(limit).offset(offset)
+    return list(session.scalars(stmt))

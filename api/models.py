@@ -1,0 +1,27 @@
+"""Imports every table module so `Base.metadata` is complete (for Alembic and tests)."""
+
+from __future__ import annotations
+
+from api.appeals.models import Appeal
+from api.audit.models import AuditEntry
+from api.auth.models import ApiToken, User
+from api.cases.models import Case, CaseAction
+from api.db import Base
+from api.decisions.models import Decision
+from api.findings.models import FindingRow
+from api.outbox.models import OutboxEvent
+from api.sanctions.models import Sanction
+
+__all__ = [
+    "ApiToken",
+    "Appeal",
+    "AuditEntry",
+    "Base",
+    "Case",
+    "CaseAction",
+    "Decision",
+    "FindingRow",
+    "OutboxEvent",
+    "Sanction",
+    "User",
+]

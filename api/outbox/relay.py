@@ -1,0 +1,128 @@
+"""The outbox relay: publish unpublished rows to `enforcement.events`, mark them only after the ack.
+
+At-least-once: a crash between the broker's ack and our update republishes the event, with the same
+CloudEvent id, so game servers de-duplicate on it. Failures back off exponentially and retry forever.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from kafka.errors import KafkaError
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from api.ids import Clock, utc_now
+from api.outbox import service
+
+log = logging.getLogger(__name__)
+
+
+class SendFuture(Protocol):
+    """What `send` returns: resolves when the broker acknowledged (or failed)."""
+
+    def get(self, timeout: float | None = None) -> Any: ...
+
+
+class Producer(Protocol):
+    """The slice of kafka-python's KafkaProducer the relay uses (tests pass fakes)."""
+
+    def send(self, topic: str, value: bytes | None = None, key: bytes | None = None) -> SendFuture: ...
+
+    def flush(self, timeout: float | None = None) -> None: ...
+
+    def close(self, timeout: float | None = None) -> None: ...
+
+
+def kafka_producer(bootstrap: str) -> Producer:
+    """A KafkaProducer that waits for all in-sync replicas before acknowledging."""
+    from kafka import KafkaProducer
+
+    producer: Producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", retries=5, linger_ms=5,
+                                       request_timeout_ms=10_000, max_block_ms=10_000)
+    return producer
+
+
+class Relay:
+    """Background thread draining the outbox; `stop()` finishes the current batch and closes."""
+
+    def __init__(self, *, sessions: sessionmaker[Session], producer_factory: Callable[[], Producer], topic: str,
+                 interval_s: float = 0.1, batch: int = 500, max_backoff_s: float = 30.0,
+                 clock: Clock = utc_now) -> None:
+        self.sessions, self.producer_factory, self.topic = sessions, producer_factory, topic
+        self.interval_s, self.batch, self.max_backoff_s, self.clock = interval_s, batch, max_backoff_s, clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._producer: Producer | None = None
+        self.published = 0
+
+    def start(self) -> None:
+        """Run in a daemon thread."""
+        self._thread = threading.Thread(target=self.run, name="outbox-relay", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """Ask the loop to end, wait for it, close the producer."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+        if self._producer is not None:
+            self._producer.close(timeout=5)
+            self._producer = None
+
+    def run(self) -> None:
+        """Loop until stopped: publish a batch, sleep when idle, back off on failure."""
+        backoff = self.interval_s
+        while not self._stop.is_set():
+            try:
+                sent = self.run_once()
+                backoff = self.interval_s
+                if sent == 0:
+                    self._stop.wait(self.interval_s)
+            except (KafkaError, SQLAlchemyError, OSError) as exc:
+                log.warning("outbox relay: %s: %s; retrying in %.1fs", type(exc).__name__, exc, backoff)
+                self._drop_producer()
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, self.max_backoff_s)
+
+    def run_once(self) -> int:
+        """Publish one batch of pending events; returns how many the broker acknowledged."""
+        with self.sessions() as session:
+            rows = service.pending(session, limit=self.batch)
+            if not rows:
+                return 0
+            producer = self._producer or self._connect()
+            futures = [(r.seq, producer.send(self.topic, value=r.body.encode(), key=r.player_id.encode()))
+                       for r in rows]
+            producer.flush(timeout=30)
+            acked: list[int] = []
+            failed: list[int] = []
+            error = ""
+            for seq, future in futures:
+                try:
+                    future.get(timeout=30)
+                    acked.append(seq)
+                except KafkaError as exc:
+                    failed.append(seq)
+                    error = f"{type(exc).__name__}: {exc}"
+            service.mark_published(session, seqs=acked, now=self.clock())
+            self.published += len(acked)
+            if failed:
+                service.mark_failed(session, seqs=failed, error=error)
+                raise KafkaError(f"{len(failed)} events not acknowledged: {error}")
+            return len(acked)
+
+    def _connect(self) -> Producer:
+        self._producer = self.producer_factory()
+        return self._producer
+
+    def _drop_producer(self) -> None:
+        if self._producer is not None:
+            try:
+                self._producer.close(timeout=1)
+            except KafkaError:
+                log.debug("closing a failed producer raised; dropping it anyway")
+            self._producer = None

@@ -1,0 +1,133 @@
+"""Create, review, revoke and query sanctions; every change is audited and announced via the outbox."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from api.audit import service as audit
+from api.errors import ConflictError, NotFoundError
+from api.outbox import service as outbox
+from api.sanctions.models import SECOND_REVIEW_KINDS, Sanction
+from api.upsert import insert_ignore
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionSpec:
+    """Everything that defines a sanction before it exists."""
+
+    sanction_id: str
+    case_id: str | None
+    player_id: str
+    kind: str
+    scope: str
+    scope_value: str | None
+    starts_at: datetime
+    expires_at: datetime | None
+    reason: str
+    rule: str
+    automatic: bool
+
+
+def create(session: Session, *, spec: SanctionSpec, actor: str, now: datetime) -> tuple[Sanction, bool]:
+    """Insert the sanction if absent; active at once unless its kind needs a second review.
+
+    Returns (sanction, created). Does not commit: callers fold it into their own transaction.
+    """
+    needs_review = spec.kind in SECOND_REVIEW_KINDS
+    created = insert_ignore(
+        session,
+        Sanction,
+        {"id": spec.sanction_id, "case_id": spec.case_id, "player_id": spec.player_id, "kind": spec.kind,
+         "scope": spec.scope, "scope_value": spec.scope_value, "starts_at": spec.starts_at,
+         "expires_at": spec.expires_at, "reason": spec.reason, "rule": spec.rule,
+         "automatic": spec.automatic, "status": "pending_review" if needs_review else "active",
+         "created_by": actor, "created_at": now},
+        ("id",),
+    )
+    sanction = session.get(Sanction, spec.sanction_id, populate_existing=True)
+    assert sanction is not None  # inserted or already there
+    if created:
+        audit.append(session, actor=actor, action="sanction.create", entity_type="sanction",
+                     entity_id=sanction.id, payload=_payload(sanction), now=now)
+        if sanction.status == "active":
+            outbox.enqueue(session, sanction=sanction, event_kind="sanction", now=now)
+    return sanction, created
+
+
+def second_review(session: Session, *, sanction_id: str, approve: bool, reason: str, actor: str,
+                  now: datetime) -> Sanction:
+    """A senior other than the creator approves (-> active, announced) or rejects a held sanction."""
+    sanction = get(session, sanction_id=sanction_id)
+    if sanction.status != "pending_review":
+        raise ConflictError(f"sanction {sanction_id} is {sanction.status}, not waiting for a second review")
+    if sanction.created_by == actor:
+        raise ConflictError("a second review must be done by someone other than the moderator who applied it")
+    sanction.status = "active" if approve else "rejected"
+    sanction.reviewed_by = actor
+    audit.append(session, actor=actor, action="sanction.second_review", entity_type="sanction",
+                 entity_id=sanction.id, payload={"approve": approve, "reason": reason}, now=now)
+    if approve:
+        outbox.enqueue(session, sanction=sanction, event_kind="sanction", now=now)
+    session.commit()
+    return sanction
+
+
+def revoke(session: Session, *, sanction_id: str, reason: str, actor: str, now: datetime,
+           commit: bool = True) -> Sanction:
+    """End an active (or held) sanction now and announce the revocation to the game servers."""
+    sanction = get(session, sanction_id=sanction_id)
+    if sanction.status not in ("active", "pending_review"):
+        raise ConflictError(f"sanction {sanction_id} is {sanction.status}; only active or held ones can be revoked")
+    was_active = sanction.status == "active"
+    sanction.status, sanction.revoked_at, sanction.revoked_by = "revoked", now, actor
+    sanction.revoke_reason = reason
+    audit.append(session, actor=actor, action="sanction.revoke", entity_type="sanction",
+                 entity_id=sanction.id, payload={"reason": reason}, now=now)
+    if was_active:
+        outbox.enqueue(session, sanction=sanction, event_kind="revocation", now=now)
+    if commit:
+        session.commit()
+    return sanction
+
+
+def get(session: Session, *, sanction_id: str) -> Sanction:
+    """The sanction or NotFoundError."""
+    sanction = session.get(Sanction, sanction_id)
+    if sanction is None:
+        raise NotFoundError(f"no sanction {sanction_id!r}")
+    return sanction
+
+
+def active_for_player(session: Session, *, player_id: str, now: datetime) -> list[Sanction]:
+    """Sanctions in force for a player right now (what a game server enforces)."""
+    stmt = select(Sanction).where(
+        Sanction.player_id == player_id,
+        Sanction.status == "active",
+        Sanction.starts_at <= now,
+        or_(Sanction.expires_at.is_(None), Sanction.expires_at > now),
+    )
+    return list(session.scalars(stmt.order_by(Sanction.starts_at)))
+
+
+def search(session: Session, *, player_id: str | None, case_id: str | None, status: str | None,
+           limit: int, offset: int) -> list[Sanction]:
+    """Sanctions filtered by player, case and status; newest first."""
+    stmt = select(Sanction)
+    if player_id:
+        stmt = stmt.where(Sanction.player_id == player_id)
+    if case_id:
+        stmt = stmt.where(Sanction.case_id == case_id)
+    if status:
+        stmt = stmt.where(Sanction.status == status)
+    return list(session.scalars(stmt.order_by(Sanction.created_at.desc(), Sanction.id).limit(limit).offset(offset)))
+
+
+def _payload(s: Sanction) -> dict[str, object]:
+    return {"case_id": s.case_id, "player_id": s.player_id, "kind": s.kind, "scope": s.scope,
+            "scope_value": s.scope_value, "starts_at": s.starts_at.isoformat(),
+            "expires_at": s.expires_at.isoformat() if s.expires_at else None, "status": s.status,
+            "reason": s.reason, "rule": s.rule, "automatic": s.automatic}

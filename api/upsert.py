@@ -1,0 +1,20 @@
+"""Insert-if-absent that is safe under concurrent writers on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import DeclarativeBase, Session
+
+
+def insert_ignore(session: Session, model: type[DeclarativeBase], values: dict[str, Any],
+                  conflict: tuple[str, ...]) -> bool:
+    """INSERT ... ON CONFLICT (conflict) DO NOTHING; True when this call inserted the row."""
+    table = model.__table__  # type: ignore[attr-defined]
+    dialect = session.get_bind().dialect.name
+    module = postgresql if dialect == "postgresql" else sqlite
+    stmt = (module.insert(table).values(**values).on_conflict_do_nothing(index_elements=list(conflict))
+            .returning(table.c[conflict[0]]))
+    # RETURNING yields a row only when this statement inserted (rowcount is unreliable here).
+    return session.execute(stmt).first() is not None

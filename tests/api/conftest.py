@@ -1,0 +1,143 @@
+"""Fixtures for the review API: the same tests run on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, text
+
+from api.app import create_app
+from api.auth import service as auth
+from api.db import make_engine, make_sessions, migrate
+from api.deps import ApiConfig
+from api.models import Base
+from railbird.settings import Settings
+
+PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+SERVICE_TOKEN = "test-service-token"
+
+
+@dataclass
+class FakeClock:
+    """A clock tests move by hand."""
+
+    now: datetime = field(default_factory=lambda: datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+def _pg_available() -> str | None:
+    try:
+        engine = make_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        engine.dispose()
+        return None
+    except Exception as exc:  # noqa: BLE001 - any failure means "no server": skip with the reason
+        return f"PostgreSQL at 127.0.0.1:5432 not answering ({type(exc).__name__})"
+
+
+@pytest.fixture(scope="session")
+def pg_engine() -> Iterator[Engine]:
+    """A fresh database for this test session, migrated once, dropped at the end."""
+    reason = _pg_available()
+    if reason:
+        pytest.skip(reason)
+    name = f"railbird_api_{uuid.uuid4().hex[:10]}"
+    admin = make_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    engine = make_engine(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}", pool_size=10, max_overflow=20)
+    migrate(engine)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def _truncate(engine: Engine) -> None:
+    tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+    with engine.begin() as conn:
+        conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Engine]:
+    """A migrated, empty database on each backend."""
+    if request.param == "sqlite":
+        eng = make_engine(f"sqlite:///{tmp_path / 'railbird.db'}")
+        migrate(eng)
+        yield eng
+        eng.dispose()
+    else:
+        eng = request.getfixturevalue("pg_engine")
+        _truncate(eng)
+        yield eng
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The app's clock."""
+    return FakeClock()
+
+
+@pytest.fixture
+def settings(tmp_path: Any) -> Settings:
+    """Test settings (no environment involved)."""
+    return Settings(env="test", data_dir=tmp_path, service_token=SERVICE_TOKEN, relay_enabled=False)
+
+
+@pytest.fixture
+def app_config(clock: FakeClock) -> ApiConfig:
+    """API config with the fake clock."""
+    return ApiConfig(service_token=SERVICE_TOKEN, env="test", clock=clock, max_body_bytes=2 * 1024 * 1024)
+
+
+@pytest.fixture
+def client(engine: Engine, settings: Settings, app_config: ApiConfig) -> Iterator[TestClient]:
+    """HTTP client over the app (lifespan run, migrations already applied)."""
+    app = create_app(settings=settings, config=app_config, engine=engine, run_migrations=False)
+    with TestClient(app) as c:
+        yield c
+
+
+@dataclass
+class Users:
+    """Creates users with tokens directly through the service layer."""
+
+    engine: Engine
+    clock: FakeClock
+
+    def token(self, role: str, username: str | None = None, ttl: timedelta = timedelta(hours=1)) -> str:
+        sessions = make_sessions(self.engine)
+        with sessions() as s:
+            name = username or f"{role}_{uuid.uuid4().hex[:6]}"
+            user = auth.user_by_name(s, name) or auth.create_user(
+                s, username=name, role=role, password="correct horse battery", actor="test", now=self.clock())
+            raw, _ = auth.issue_token(s, user=user, kind="api", label="test", ttl=ttl, now=self.clock())
+            s.commit()
+            return raw
+
+    def headers(self, role: str, username: str | None = None) -> dict[str, str]:
+        if role == "service":
+            return {"Authorization": f"Bearer {SERVICE_TOKEN}"}
+        return {"Authorization": f"Bearer {self.token(role, username)}"}
+
+
+@pytest.fixture
+def users(engine: Engine, clock: FakeClock) -> Users:
+    """User/token factory."""
+    return Users(engine, clock)
