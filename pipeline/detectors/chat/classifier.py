@@ -38,7 +38,7 @@ class ClassifierDetector:
         """Classify one message."""
         if not isinstance(event, ChatMessage):
             return ()
-        return self.process_batch([event])
+        return tuple(self.process_batch([event]))
 
     def process_batch(self, messages: Sequence[ChatMessage]) -> list[Finding]:
         """Classify many messages in one model call (the model is much faster per text in batches)."""
@@ -88,9 +88,10 @@ class CachedClassifier:
 
     def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
         """Verdicts in order; only texts not seen recently reach the model, in one batch."""
-        missing = list(dict.fromkeys(t for t in texts if self._seen.get(t) is None))
+        known = {t: v for t in dict.fromkeys(texts) if (v := self._seen.get(t)) is not None}
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
-            for text, verdict in zip(missing, self._inner.classify(missing), strict=True):
-                self._seen.put(text, verdict)
-        fresh = {t: self._seen.get(t) for t in texts}
-        return [v if v is not None else TextVerdict(scores={}) for v in (fresh[t] for t in texts)]
+            known.update(zip(missing, self._inner.classify(missing), strict=True))
+        for text in known:
+            self._seen.put(text, known[text])  # a hit counts as recent use
+        return [known[t] for t in texts]

@@ -27,7 +27,7 @@ class FloodLimits:
     max_emoji_messages: int = 4
     emoji_window: timedelta = timedelta(seconds=30)
     max_emoji_in_message: int = 15
-    max_repeats: int = 3
+    max_repeats: int = 4
     repeat_window: timedelta = timedelta(seconds=60)
     max_char_run: int = 30
 
@@ -86,7 +86,7 @@ class FloodingDetector:
         if len(emoji) > lim.max_emoji_messages:
             return "emoji_spam", f"{len(emoji)} emoji-only messages", emoji
         same = [m for m in _since(stamped, event.ts - lim.repeat_window) if _same(m.text, event.text)]
-        if len(same) > lim.max_repeats and fold(event.text).strip():
+        if len(same) > lim.max_repeats and fold(event.text).strip() and not is_emoji_only(event.text):
             return "flooding", f"same line {len(same)} times", same
         if longest_run(event.text) > lim.max_char_run:
             return "flooding", f"run of {longest_run(event.text)} repeated characters", [event]

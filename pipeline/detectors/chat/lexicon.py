@@ -74,10 +74,8 @@ def compile_lexicon(terms: Mapping[str, str] | Iterable[tuple[str, str]] = ABUSE
 
 
 def _term_regex(term: str) -> str:
-    parts: list[str] = []
-    for char in fold(term):
-        if char.isspace():
-            parts.append(r"[\W_]*")
-        else:
-            parts.append(f"{re.escape(char)}+")
-    return "".join(parts)
+    words = []
+    for word in fold(term).split():
+        # One optional separator between letters catches "f.u.c.k" and "F U C K" but not prose.
+        words.append(r"[\s._*\-]?".join(f"{re.escape(c)}+" for c in word))
+    return r"[\W_]*".join(words)

@@ -1,0 +1,59 @@
+"""The classifier detector and the verdict cache, with a hand-written fake model."""
+
+from __future__ import annotations
+
+from pipeline.detectors.chat.classifier import CachedClassifier, ClassifierDetector
+from pipeline.findings import Span
+from pipeline.text_model import TextVerdict
+from tests.chat.chat_events import FakeClassifier, msg
+
+
+def test_one_finding_per_flagged_message_with_top_category_score_and_spans() -> None:
+    detector = ClassifierDetector(FakeClassifier())
+    (finding,) = detector.process(msg("you are threatening me"))
+    assert finding.category == "threat" and finding.score == 0.9 and finding.rule == "chat.3"
+    assert finding.evidence["messages"][0]["spans"] == [{"start": 8, "end": 19, "label": "threat"}]
+    assert finding.evidence["language"] == "en"
+    assert detector.process(msg("nice hand")) == ()
+
+
+def test_batches_make_one_model_call() -> None:
+    model = FakeClassifier()
+    out = ClassifierDetector(model).process_batch([msg(t, at=i) for i, t in enumerate(["toxic", "gg", "meanish"])])
+    assert [f.category for f in out] == ["insult", "insult"] and model.calls == 1
+
+
+def test_cache_classifies_each_text_once() -> None:
+    model = FakeClassifier()
+    cached = CachedClassifier(model, max_texts=2)
+    cached.classify(["a", "b", "a"])
+    cached.classify(["a", "b"])
+    assert model.texts == 2
+    cached.classify(["c", "a"])  # evicts b
+    cached.classify(["b"])
+    assert model.texts == 4
+
+
+class _OddModel:
+    """Flags categories the pipeline does not know, or seat categories, and spans past the end."""
+
+    def classify(self, texts):
+        return [
+            TextVerdict(
+                scores={"toxicity": 0.99, "hit_and_run": 0.9, "spam": 0.8},
+                spans=(Span(start=0, end=10_000, label="spam"),),
+                flagged=("toxicity", "hit_and_run", "spam"),
+            )
+            for _ in texts
+        ]
+
+
+def test_unknown_and_non_chat_categories_are_skipped_and_bad_spans_dropped() -> None:
+    (finding,) = ClassifierDetector(_OddModel()).process(msg("buy chips cheap"))
+    assert finding.category == "spam" and finding.rule == "chat.5" and finding.spans == ()
+
+
+def test_cache_smaller_than_a_batch_still_answers_every_text() -> None:
+    cached = CachedClassifier(FakeClassifier(), max_texts=2)
+    verdicts = cached.classify(["toxic 1", "ok", "toxic 2", "fine", "meanish"])
+    assert [v.flagged for v in verdicts] == [("insult",), (), ("insult",), (), ("insult",)]

@@ -1,0 +1,43 @@
+"""Harassment: hostile lines aimed at one player across messages; insults at nobody are not it."""
+
+from __future__ import annotations
+
+from pipeline.detectors.chat.harassment import HarassmentDetector
+from tests.chat.chat_events import FakeClassifier, msg
+
+
+def _run(detector, events):
+    return [f for e in events for f in detector.process(e)]
+
+
+def _introduce():
+    return [msg("hi all", at=0, player_id="p2", nickname="Alice"), msg("hey", at=1, player_id="p3", nickname="Carl")]
+
+
+def test_three_insults_naming_the_same_player_are_harassment() -> None:
+    events = [*_introduce(), *(msg(f"@Alice you idiot {i}", at=10 + i * 30, player_id="p1") for i in range(4))]
+    (finding,) = _run(HarassmentDetector(), events)
+    assert finding.category == "harassment" and finding.players == ("p1", "p2")
+    assert finding.evidence["victims"] == ["p2"] and len(finding.evidence["messages"]) == 3
+    assert all(m["spans"] for m in finding.evidence["messages"])
+
+
+def test_private_messages_use_the_recipient() -> None:
+    events = [msg(f"dasar goblok {i}", at=i * 60, channel="private", recipient_id="p7", table_id=None) for i in range(3)]
+    (finding,) = _run(HarassmentDetector(), events)
+    assert finding.players == ("p1", "p7")
+
+
+def test_left_alone_spread_targets_friendly_mentions_and_old_lines() -> None:
+    friendly = [*_introduce(), *(msg(f"Alice nice hand {i}", at=10 + i * 30, player_id="p1") for i in range(5))]
+    spread = [*_introduce(), msg("Alice idiot", at=10), msg("Carl idiot", at=20), msg("idiot", at=30)]
+    slow = [*_introduce(), *(msg("Alice idiot", at=10 + i * 900, player_id="p1") for i in range(4))]
+    for events in (friendly, spread, slow):
+        assert _run(HarassmentDetector(), events) == []
+
+
+def test_classifier_scores_count_when_the_lexicon_has_nothing() -> None:
+    events = [*_introduce(), *(msg(f"Alice you are toxic {i}", at=10 + i * 20, player_id="p1") for i in range(3))]
+    assert _run(HarassmentDetector(), events) == []
+    (finding,) = _run(HarassmentDetector(classifier=FakeClassifier()), events)
+    assert finding.score > 0.8

@@ -1,0 +1,76 @@
+"""Offence ledger, repeat offenders and the chat policy: mute a clear first offence, then escalate."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from pipeline.contracts import CHAT
+from pipeline.policy import chat_ban_hours, comms_suspension_hours
+from pipeline.registry import build_pipeline
+from pipeline.rules import RulesConfig
+from tests.chat.chat_events import FakeClassifier, msg
+
+RULES = RulesConfig()
+
+
+def _offences(n: int, *, gap: float = 600.0, player: str = "p1"):
+    return [msg(f"idiot number {i}", at=i * gap, player_id=player) for i in range(n)]
+
+
+def test_first_high_confidence_offence_is_muted_automatically_later_ones_are_proposals() -> None:
+    pipeline = build_pipeline(rules=RULES)
+    first, second = (pipeline.process(CHAT, e).findings for e in _offences(2))
+    (mute,) = first[0].actions
+    assert mute.disposition == "automatic" and mute.kind == "chat_mute"
+    assert first[0].evidence["prior_offences"] == 0
+    (proposal,) = second[0].actions
+    assert second[0].evidence["prior_offences"] == 1
+    assert proposal.disposition == "proposed" and proposal.kind == "chat_restriction"
+
+
+def test_low_confidence_first_offence_is_not_muted() -> None:
+    pipeline = build_pipeline(rules=RULES, classifier=FakeClassifier())
+    findings = pipeline.process(CHAT, msg("that was meanish")).findings
+    (finding,) = findings
+    assert finding.detector == "chat.classifier" and finding.score == 0.7
+    assert [a.disposition for a in finding.actions] == ["proposed"]
+
+
+def test_two_detectors_on_one_line_make_one_mute_action_id() -> None:
+    pipeline = build_pipeline(rules=RULES, classifier=FakeClassifier())
+    findings = pipeline.process(CHAT, msg("toxic idiot")).findings
+    assert {f.detector for f in findings} == {"chat.banned_words", "chat.classifier"}
+    assert len({f.actions[0].action_id for f in findings}) == 1
+    assert all(f.evidence["prior_offences"] == 0 for f in findings)
+
+
+def test_repeat_offender_reports_each_rung_once_with_the_ladder() -> None:
+    pipeline = build_pipeline(rules=RULES)
+    out = [f for e in _offences(9) for f in pipeline.process(CHAT, e).findings]
+    repeats = [f for f in out if f.category == "repeat_offender"]
+    assert [f.evidence["offence_count"] for f in repeats] == [3, 5, 8]
+    hours = [(a.expires_at - a.starts_at) if a.expires_at else None for f in repeats for a in f.actions]
+    assert hours == [timedelta(hours=24), timedelta(hours=168), None]
+    assert all(a.kind == "chat_ban" and a.disposition == "proposed" for f in repeats for a in f.actions)
+
+
+def test_old_offences_expire_and_other_players_do_not_count() -> None:
+    pipeline = build_pipeline(rules=replace(RULES, chat_offence_window=timedelta(hours=1)))
+    spaced = _offences(5, gap=4000.0)
+    others = [msg("idiot", at=i, player_id=f"q{i}") for i in range(5)]
+    out = [f for e in [*spaced, *others] for f in pipeline.process(CHAT, e).findings]
+    assert [f for f in out if f.category == "repeat_offender"] == []
+
+
+def test_ladder_helpers_follow_the_rules_config() -> None:
+    assert [chat_ban_hours(n, RULES) for n in (1, 3, 4, 5, 8, 20)] == [0, 24, 24, 168, None, None]
+    assert [comms_suspension_hours(n, RULES) for n in (0, 1, 2, 9)] == [24, 168, None, None]
+    custom = replace(RULES, chat_ban_ladder=((2, 1), (4, None)))
+    assert chat_ban_hours(2, custom) == 1 and chat_ban_hours(4, custom) is None
+
+
+def test_replay_gives_identical_findings_and_actions() -> None:
+    events = [*_offences(6), msg("he has aces", at=30, player_id="p9", hand_id="h1", players_in_hand=("p1",))]
+    runs = [build_pipeline(rules=RULES).process_all((CHAT, e) for e in events) for _ in range(2)]
+    assert runs[0] == runs[1] and len(runs[0]) >= 8
