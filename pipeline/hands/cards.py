@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import combinations
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -132,16 +131,20 @@ def equity_heads_up(
     used = set(hero) | set(villain) | set(board)
     stub = [c for c in DECK if c not in used]
     if missing == 1:
-        runs: list[tuple[int, ...]] = [(c,) for c in stub]
-    elif missing == 2 and len(stub) * (len(stub) - 1) // 2 <= samples:
-        runs = list(combinations(stub, 2))
+        runs: list[Sequence[int]] = [(c,) for c in stub]
     else:
+        # Windows of one shuffled deck per pass: many runouts per shuffle, cheaper than sampling each.
         rng = random.Random(seed)
-        runs = [tuple(rng.sample(stub, missing)) for _ in range(samples)]
+        runs = []
+        while len(runs) < samples:
+            rng.shuffle(stub)
+            runs.extend(stub[k : k + missing] for k in range(0, len(stub) - missing + 1, missing))
+        runs = runs[:samples]
+    h, v, b = list(hero), list(villain), list(board)
     total = 0.0
     for run in runs:
-        full = [*board, *run]
-        total += _share(rank_hand([*hero, *full]), rank_hand([*villain, *full]))
+        full = [*b, *run]
+        total += _share(rank_hand(h + full), rank_hand(v + full))
     return total / len(runs)
 
 

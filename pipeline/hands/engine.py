@@ -85,14 +85,14 @@ def replay_actions(
     """Replay and check a hand; `HandIntegrityError` says why a hand cannot be trusted."""
     if variant != "NT":
         raise HandIntegrityError("unknown_variant", f"variant {variant!r} is not analysed (only NT)")
-    table = _Table(antes=antes, blinds=blinds, min_bet=min_bet, stacks=stacks)
+    table = HandState(antes=antes, blinds=blinds, min_bet=min_bet, stacks=stacks)
     for index, action in enumerate(actions):
         table.apply(index, action.split(" #", 1)[0].split(" "))
     return table.finish(finishing_stacks=finishing_stacks, winnings=winnings, rake=rake)
 
 
-class _Table:
-    """Mutable state of one hand being replayed; private to this module."""
+class HandState:
+    """Mutable state of one hand being replayed; generators drive it one action at a time."""
 
     def __init__(self, *, antes: Sequence[int], blinds: Sequence[int], min_bet: int, stacks: Sequence[int]) -> None:
         n = self.n = len(stacks)
@@ -123,14 +123,15 @@ class _Table:
         pre_start = (biggest + 1) % n
         self.order = [(pre_start + k) % n for k in range(n)]
         self.need = {i for i in range(n) if self._can_act(i)}
-        if len(self.need) == 1 and self._to_call(next(iter(self.need))) == 0:
+        if len(self.need) == 1 and self.to_call(next(iter(self.need))) == 0:
             self.need = set()  # everyone else is all-in on the blinds and nothing is owed
         self.cursor = -1
 
     def _can_act(self, i: int) -> bool:
         return not self.folded[i] and self.stacks[i] > 0
 
-    def _to_call(self, i: int) -> int:
+    def to_call(self, i: int) -> int:
+        """Chips player i must add to call (capped at their stack)."""
         return min(max(self.bets) - self.bets[i], self.stacks[i])
 
     def _put(self, i: int, amount: int, *, street_bet: bool) -> int:
@@ -141,10 +142,19 @@ class _Table:
             self.bets[i] += amount
         return amount
 
+    def min_raise_to(self) -> int:
+        """Smallest legal raise-to amount on this street."""
+        return max(self.bets) + self.min_raise
+
+    def live(self) -> list[int]:
+        """Players not folded."""
+        return self._active()
+
     def _active(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]
 
-    def _next_actor(self) -> int | None:
+    def next_actor(self) -> int | None:
+        """Player whose turn it is, None when the betting round is closed."""
         if not self.need:
             return None
         k = len(self.order)
@@ -206,7 +216,7 @@ class _Table:
         self._new_street()
 
     def _next_actor_str(self) -> str:
-        nxt = self._next_actor()
+        nxt = self.next_actor()
         return "?" if nxt is None else str(nxt + 1)
 
     def _new_street(self) -> None:
@@ -227,11 +237,11 @@ class _Table:
             return
         if verb == "sd":
             raise HandIntegrityError("illegal_action", "discards are not part of hold'em")
-        expected = self._next_actor()
+        expected = self.next_actor()
         if expected != i:
             who = "nobody" if expected is None else f"p{expected + 1}"
             raise HandIntegrityError("illegal_action", f"action {index}: p{i + 1} acted but {who} was to act")
-        facing = self._to_call(i)
+        facing = self.to_call(i)
         pot_before = sum(self.committed)
         active = tuple(self._active())
         aggressor = self.aggressor

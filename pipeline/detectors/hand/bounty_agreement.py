@@ -1,0 +1,286 @@
+"""hand.bounty_agreement: chat evidence of an agreement to hunt a player's bounty, fused with play
+evidence from bounty hands (the pair checks it down or folds to each other while a third player is
+all-in, against their own rate with other opponents) and the bounties the pair collects.
+
+Chat alone or play alone gives a lower-score finding; both give a high-score case. Keyed by
+tournament; state per tournament is bounded and expires `ttl` of event time after its last event.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from pipeline.categories import rule_of
+from pipeline.contracts import CHAT, HAND, ChatMessage, Event, HandRecord
+from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
+from pipeline.detectors.hand.stream import Admitted, HandStream, state_key
+from pipeline.findings import Finding, Span, stable_id
+from pipeline.hands.stats import binom_upper, score_from_p, shrunk_rate
+from pipeline.text_model import TextClassifier
+
+MAX_CLUES = 50
+MAX_NICKS = 1_000
+MAX_EVIDENCE = 5
+
+
+@dataclass(frozen=True, slots=True)
+class BountyThresholds:
+    """Operating points of the fusion."""
+
+    classifier_min: float = 0.8
+    play_min_spots: int = 4
+    play_p: float = 1e-3
+    play_min_rate: float = 0.8
+    fused_min_coop: int = 1
+    prior_rate: float = 0.5
+    prior_strength: float = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Clue:
+    """One chat line that states an agreement."""
+
+    message: ChatMessage
+    strength: float
+    span: tuple[int, int] | None
+    target_nick: str | None
+
+
+@dataclass(slots=True)
+class PairSpots:
+    """A pair's bounty spots in one tournament."""
+
+    spots: int = 0
+    cooperative: int = 0
+    bounty: int = 0
+    hands: list[HandRecord] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class TournamentState:
+    """Everything the detector keeps for one tournament."""
+
+    last_ts: datetime
+    clues: list[Clue] = field(default_factory=list)
+    nicks: dict[str, str] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], PairSpots] = field(default_factory=dict)
+    players: dict[str, list[int]] = field(default_factory=dict)
+    """player -> [spots, cooperative] with anyone."""
+    emitted: set[tuple[str, ...]] = field(default_factory=set)
+
+
+class BountyAgreementDetector:
+    """Fuses agreement talk with cooperative play in bounty hands, per tournament."""
+
+    name = "hand.bounty_agreement"
+    topics = frozenset({HAND, CHAT})
+
+    def __init__(
+        self,
+        *,
+        stream: HandStream,
+        classifier: TextClassifier | None = None,
+        thresholds: BountyThresholds = BountyThresholds(),
+        ttl: timedelta = timedelta(hours=24),
+        max_tournaments: int = 5_000,
+    ) -> None:
+        self.stream = stream
+        self.classifier = classifier
+        self.t = thresholds
+        self.ttl = ttl
+        self.max_tournaments = max_tournaments
+        self.tournaments: OrderedDict[str, TournamentState] = OrderedDict()
+        self.private: OrderedDict[str, list[Clue]] = OrderedDict()
+        """Agreement talk in private chat with no tournament stamped, by sender and recipient."""
+
+    @property
+    def state_window(self) -> timedelta:
+        """How much event time one tournament's state spans."""
+        return self.ttl
+
+    def key(self, event: Event) -> str:
+        """The tournament (hands and chat), else the table, else the sender."""
+        if isinstance(event, HandRecord):
+            return state_key(event)
+        if isinstance(event, ChatMessage) and event.tournament_id:
+            return f"tournament:{event.tournament_id}"
+        return f"player:{getattr(event, 'player_id', event.event_id)}"
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Chat lines add clues; bounty hands add spots; either may complete a finding."""
+        if isinstance(event, ChatMessage):
+            return self._chat(event)
+        if isinstance(event, HandRecord) and event.tournament_id and event.bounties:
+            verdict = self.stream.admit(event)
+            if isinstance(verdict, Admitted):
+                return self._hand(verdict)
+        return ()
+
+    def _state(self, tournament: str, ts: datetime) -> TournamentState:
+        self._expire(ts)
+        state = self.tournaments.get(tournament)
+        if state is None:
+            state = self.tournaments[tournament] = TournamentState(last_ts=ts)
+            while len(self.tournaments) > self.max_tournaments:
+                self.tournaments.popitem(last=False)
+        else:
+            self.tournaments.move_to_end(tournament)
+            state.last_ts = max(state.last_ts, ts)
+        return state
+
+    def _expire(self, now: datetime) -> None:
+        horizon = now - self.ttl
+        while self.tournaments and next(iter(self.tournaments.values())).last_ts < horizon:
+            self.tournaments.popitem(last=False)
+        while self.private and next(iter(self.private.values()))[-1].message.ts < horizon:
+            self.private.popitem(last=False)
+
+    def _chat(self, msg: ChatMessage) -> Sequence[Finding]:
+        clue = self._clue(msg)
+        if msg.tournament_id is None:
+            if clue is not None and msg.channel == "private":
+                for who in (msg.player_id, msg.recipient_id or ""):
+                    kept = self.private.setdefault(who, [])
+                    kept.append(clue)
+                    del kept[:-MAX_CLUES]
+                    self.private.move_to_end(who)
+            return ()
+        state = self._state(msg.tournament_id, msg.ts)
+        if len(state.nicks) < MAX_NICKS:
+            state.nicks.setdefault(msg.nickname.casefold(), msg.player_id)
+        if clue is None:
+            return ()
+        state.clues.append(clue)
+        del state.clues[:-MAX_CLUES]
+        found = [self._finding_for(msg.tournament_id, state, pair, msg.ts) for pair in list(state.pairs)]
+        findings = [f for f in found if f is not None]
+        if findings:
+            return findings
+        return self._chat_only(msg.tournament_id, state, clue)
+
+    def _clue(self, msg: ChatMessage) -> Clue | None:
+        hit = agreement_match(msg.text)
+        strength = 1.0 if hit else 0.0
+        if hit is None and self.classifier is not None and not is_deal_talk(msg.text):
+            strength = self.classifier.classify([msg.text])[0].scores.get("collusion_talk", 0.0)
+        if strength < self.t.classifier_min:
+            return None
+        target = next((w.lstrip("@") for w in msg.text.split() if w.startswith("@")), None)
+        return Clue(msg, strength, (hit[1], hit[2]) if hit else None, target)
+
+    def _hand(self, verdict: Admitted) -> Sequence[Finding]:
+        record = verdict.record
+        assert record.tournament_id is not None  # checked by the caller
+        features = verdict.features
+        if features is None or not features.spots:
+            return ()
+        state = self._state(record.tournament_id, record.ts)
+        out: list[Finding] = []
+        for spot in features.spots:
+            a, b = sorted((record.players[spot.pair[0]], record.players[spot.pair[1]]))
+            pair = state.pairs.setdefault((a, b), PairSpots())
+            pair.spots += 1
+            pair.cooperative += spot.cooperative
+            pair.bounty += spot.bounty_to_pair
+            if spot.cooperative and len(pair.hands) < MAX_EVIDENCE:
+                pair.hands.append(record)
+            for p in (a, b):
+                tally = state.players.setdefault(p, [0, 0])
+                tally[0] += 1
+                tally[1] += spot.cooperative
+            finding = self._finding_for(record.tournament_id, state, (a, b), record.ts)
+            if finding is not None:
+                out.append(finding)
+        return out
+
+    def _linked_clues(self, state: TournamentState, pair: tuple[str, str]) -> list[Clue]:
+        clues = [*state.clues, *self.private.get(pair[0], []), *self.private.get(pair[1], [])]
+        out = []
+        for c in clues:
+            m = c.message
+            talkers = {m.player_id, m.recipient_id} - {None}
+            target = state.nicks.get(c.target_nick.casefold()) if c.target_nick else None
+            if m.player_id in pair and (talkers >= set(pair) or m.channel != "private" or target is not None):
+                out.append(c)
+        return list({c.message.event_id: c for c in out}.values())
+
+    def _play_p(self, state: TournamentState, pair: tuple[str, str], spots: PairSpots) -> float:
+        base_spots = base_coop = 0
+        for p in pair:
+            n, k = state.players.get(p, [0, 0])
+            base_spots += n - spots.spots
+            base_coop += k - spots.cooperative
+        p0 = shrunk_rate(base_coop, base_spots, prior=self.t.prior_rate, strength=self.t.prior_strength)
+        return binom_upper(spots.cooperative, spots.spots, p0)
+
+    def _finding_for(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> Finding | None:
+        spots = state.pairs.get(pair)
+        if spots is None or spots.cooperative == 0:
+            return None
+        clues = self._linked_clues(state, pair)
+        p = self._play_p(state, pair, spots)
+        rate = spots.cooperative / spots.spots
+        play = spots.spots >= self.t.play_min_spots and p <= self.t.play_p and rate >= self.t.play_min_rate
+        if clues and spots.cooperative >= self.t.fused_min_coop:
+            level, score = "fused", min(0.99, 0.9 + 0.05 * min(1.0, spots.cooperative / 4) + 0.04 * (spots.bounty > 0))
+        elif play:
+            level, score = "play", score_from_p(p * 10, floor=0.55, ceiling=0.7)
+        else:
+            return None
+        if (level, *pair) in state.emitted or ("fused", *pair) in state.emitted:
+            return None
+        state.emitted.add((level, *pair))
+        return self._build(tournament, pair, level, score, spots, clues, p, ts)
+
+    def _chat_only(self, tournament: str, state: TournamentState, clue: Clue) -> Sequence[Finding]:
+        m = clue.message
+        players = tuple(dict.fromkeys(p for p in (m.player_id, m.recipient_id) if p))
+        if ("chat", *players) in state.emitted:
+            return ()
+        state.emitted.add(("chat", *players))
+        return (self._build(tournament, players, "chat", round(0.35 + 0.1 * clue.strength, 4), None, [clue], None, m.ts),)
+
+    def _build(
+        self, tournament: str, players: tuple[str, ...], level: str, score: float, spots: PairSpots | None,
+        clues: list[Clue], p: float | None, ts: datetime,
+    ) -> Finding:
+        hands = spots.hands if spots else []
+        stat: dict[str, Any] = {"name": "cooperative_bounty_spots", "level": level}
+        if spots is not None:
+            stat.update(value=spots.cooperative, spots=spots.spots, p_value=p, bounty_to_pair=spots.bounty,
+                        null_model="binomial at the pair's shrunk cooperation rate with other opponents")
+        what = {"fused": "agreement talk and cooperative bounty play", "play": "cooperative play around all-in bounty targets",
+                "chat": "agreement talk"}[level]
+        return Finding(
+            finding_id=stable_id("fnd", self.name, tournament, level, *players),
+            detector=self.name,
+            rule=rule_of("bounty_agreement"),
+            family="hand",
+            category="bounty_agreement",
+            score=score,
+            players=players,
+            ts=ts,
+            tournament_id=tournament,
+            summary=f"possible bounty agreement between {' and '.join(players)}: {what}",
+            source_event_ids=tuple(dict.fromkeys([*(c.message.event_id for c in clues), *(h.event_id for h in hands)])),
+            spans=tuple(Span(start=c.span[0], end=c.span[1], label="collusion_talk") for c in clues[:1] if c.span),
+            evidence={
+                "messages": [_message(c) for c in clues[:10]],
+                "hands": [h.model_dump(mode="json") for h in hands],
+                "hand_ids": [h.hand_id for h in hands],
+                "statistic": stat,
+            },
+        )
+
+
+def _message(c: Clue) -> dict[str, Any]:
+    m = c.message
+    return {
+        "event_id": m.event_id, "ts": m.ts.isoformat(), "player_id": m.player_id, "nickname": m.nickname,
+        "channel": m.channel, "text": m.text,
+        "spans": [{"start": c.span[0], "end": c.span[1], "label": "collusion_talk"}] if c.span else [],
+    }

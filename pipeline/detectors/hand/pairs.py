@@ -1,0 +1,143 @@
+"""Directed pair statistics (hero's play against one villain vs against everyone else), bounded.
+
+Pairs and players are remembered for `ttl` of event time after they last interacted, at most
+`max_pairs` pairs (least recently seen dropped first); each pair keeps its few most telling hands.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pipeline.contracts import HandRecord
+from pipeline.hands.features import PairObs
+
+EVIDENCE_HANDS = 5
+
+
+@dataclass(slots=True)
+class Tally:
+    """Sums of pair observations; subtracting a pair's tally from a player's gives the baseline."""
+
+    hands: int = 0
+    bet_chances: int = 0
+    bets: int = 0
+    strong_chances: int = 0
+    strong_checks: int = 0
+    faced: int = 0
+    folds: int = 0
+    strong_folds: int = 0
+    n_transfer: int = 0
+    transfer: float = 0.0
+    transfer_sq: float = 0.0
+    flow: float = 0.0
+    short_flow: float = 0.0
+    check_downs: int = 0
+
+    def add(self, obs: PairObs) -> None:
+        """Add one hand's observation."""
+        self.hands += 1
+        self.bet_chances += obs.bet_chances
+        self.bets += obs.bets
+        self.strong_chances += obs.strong_chances
+        self.strong_checks += obs.strong_checks
+        self.faced += obs.faced
+        self.folds += obs.folds
+        self.strong_folds += obs.strong_folds
+        if obs.bet_chances or obs.faced or obs.transfer or obs.check_down:
+            self.n_transfer += 1
+            self.transfer += obs.transfer
+            self.transfer_sq += obs.transfer * obs.transfer
+        self.flow += obs.flow
+        self.short_flow += obs.short_flow
+        self.check_downs += obs.check_down
+
+    def minus(self, other: Tally) -> Tally:
+        """This tally without another one (a player's totals without one partner)."""
+        return Tally(
+            self.hands - other.hands, self.bet_chances - other.bet_chances, self.bets - other.bets,
+            self.strong_chances - other.strong_chances, self.strong_checks - other.strong_checks,
+            self.faced - other.faced, self.folds - other.folds, self.strong_folds - other.strong_folds,
+            self.n_transfer - other.n_transfer, self.transfer - other.transfer,
+            self.transfer_sq - other.transfer_sq, self.flow - other.flow, self.short_flow - other.short_flow,
+            self.check_downs - other.check_downs,
+        )
+
+
+@dataclass(slots=True)
+class PairEntry:
+    """One directed pair: its tally, when it was last seen, and its most telling hands."""
+
+    tally: Tally = field(default_factory=Tally)
+    last_seen: datetime | None = None
+    evidence: list[tuple[float, str, HandRecord]] = field(default_factory=list)
+    flagged: set[str] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class PlayerEntry:
+    """One player's totals against every opponent."""
+
+    tally: Tally = field(default_factory=Tally)
+    last_seen: datetime | None = None
+
+
+class PairBook:
+    """Tallies per directed pair and per player, plus the population's totals for priors."""
+
+    def __init__(self, *, ttl: timedelta = timedelta(days=30), max_pairs: int = 100_000) -> None:
+        self.ttl = ttl
+        self.max_pairs = max_pairs
+        self.pairs: OrderedDict[tuple[str, str], PairEntry] = OrderedDict()
+        self.players: OrderedDict[str, PlayerEntry] = OrderedDict()
+        self.population = Tally()
+
+    def add(self, hero: str, villain: str, obs: PairObs, record: HandRecord) -> PairEntry:
+        """Record one directed observation; returns the pair's entry."""
+        key = (hero, villain)
+        entry = self.pairs.get(key)
+        if entry is None:
+            entry = self.pairs[key] = PairEntry()
+        else:
+            self.pairs.move_to_end(key)
+        entry.tally.add(obs)
+        entry.last_seen = record.ts
+        if obs.evidence > 0:
+            item = (obs.evidence, record.hand_id, record)
+            if len(entry.evidence) < EVIDENCE_HANDS:
+                heapq.heappush(entry.evidence, item)
+            elif item[0] > entry.evidence[0][0]:
+                heapq.heapreplace(entry.evidence, item)
+        player = self.players.get(hero)
+        if player is None:
+            player = self.players[hero] = PlayerEntry()
+        else:
+            self.players.move_to_end(hero)
+        player.tally.add(obs)
+        player.last_seen = record.ts
+        self.population.add(obs)
+        return entry
+
+    def baseline(self, hero: str, villain: str) -> Tally:
+        """Hero's tally against everyone but the villain."""
+        entry = self.pairs.get((hero, villain))
+        player = self.players.get(hero)
+        if player is None:
+            return Tally()
+        return player.tally.minus(entry.tally) if entry else player.tally
+
+    def expire(self, now: datetime) -> None:
+        """Forget pairs and players not seen within the TTL, and the oldest pairs beyond the cap."""
+        horizon = now - self.ttl
+        while self.pairs and _stale(next(iter(self.pairs.values())).last_seen, horizon):
+            self.pairs.popitem(last=False)
+        while self.players and _stale(next(iter(self.players.values())).last_seen, horizon):
+            self.players.popitem(last=False)
+        while len(self.pairs) > self.max_pairs:
+            self.pairs.popitem(last=False)
+
+
+def _stale(last_seen: datetime | None, horizon: datetime) -> bool:
+    return last_seen is not None and last_seen < horizon

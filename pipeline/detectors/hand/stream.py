@@ -1,0 +1,94 @@
+"""State shared by the hand detectors of one partition: duplicate guard and per-hand features.
+
+The registry builds one `HandStream` and passes it to every hand detector, so a hand is checked and
+its pairwise features are computed once, whichever detector sees it first (the runner hands the same
+event object to each detector in turn). State is keyed by event time and bounded: hand ids are
+remembered for `id_ttl` (and at most `max_ids`).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pipeline.contracts import HandRecord
+from pipeline.detectors.hand.pairs import PairBook
+from pipeline.hands.bounty import bounty_awards
+from pipeline.hands.errors import HandIntegrityError
+from pipeline.hands.features import HandFeatures, hand_features
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """A hand accepted for analysis, with its features (None when the variant is not analysed)."""
+
+    record: HandRecord
+    features: HandFeatures | None
+    bounty_won: dict[int, int]
+    touched: tuple[tuple[str, str], ...] = ()
+    """Directed pairs (hero, villain) whose statistics this hand changed."""
+
+
+class HandStream:
+    """Duplicate hand ids are rejected with a reason; fresh hands get their features computed once."""
+
+    def __init__(
+        self, *, pairs: PairBook, id_ttl: timedelta = timedelta(hours=6), max_ids: int = 200_000
+    ) -> None:
+        self.pairs = pairs
+        self.id_ttl = id_ttl
+        self.max_ids = max_ids
+        self._seen: OrderedDict[str, tuple[datetime, str]] = OrderedDict()
+        self._current: HandRecord | None = None
+        self._verdict: Admitted | HandIntegrityError | None = None
+
+    def admit(self, record: HandRecord) -> Admitted | HandIntegrityError:
+        """The verdict on this record: the same object gets the same verdict for every detector."""
+        if record is self._current and self._verdict is not None:
+            return self._verdict
+        self._current = record
+        self._verdict = self._judge(record)
+        return self._verdict
+
+    def _judge(self, record: HandRecord) -> Admitted | HandIntegrityError:
+        self._expire(record.ts)
+        first = self._seen.get(record.hand_id)
+        if first is not None:
+            same = "the same event again" if first[1] == record.event_id else f"event {first[1]}"
+            return HandIntegrityError("duplicate_hand_id", f"hand {record.hand_id} already seen ({same})")
+        self._seen[record.hand_id] = (record.ts, record.event_id)
+        if len(self._seen) > self.max_ids:
+            self._seen.popitem(last=False)
+        replay = record.replay
+        if replay is None:
+            return Admitted(record, None, {})
+        won = bounty_awards(
+            players=record.players, bounties=record.bounties, eliminated=record.eliminated, replay=replay
+        )
+        features = hand_features(replay, seed=record.hand_id, starting_stacks=record.starting_stacks, bounty_won=won)
+        self.pairs.expire(record.ts)
+        touched = []
+        for (hero, villain), obs in features.pairs.items():
+            key = (record.players[hero], record.players[villain])
+            self.pairs.add(key[0], key[1], obs, record)
+            touched.append(key)
+        return Admitted(record, features, won, tuple(touched))
+
+    def _expire(self, now: datetime) -> None:
+        horizon = now - self.id_ttl
+        while self._seen:
+            _, (ts, _) = next(iter(self._seen.items()))
+            if ts >= horizon:
+                break
+            self._seen.popitem(last=False)
+
+    @property
+    def remembered_ids(self) -> int:
+        """How many hand ids the duplicate guard holds (for memory checks)."""
+        return len(self._seen)
+
+
+def state_key(record: HandRecord) -> str:
+    """The partition key every hand detector uses: the tournament, else the table."""
+    return f"tournament:{record.tournament_id}" if record.tournament_id else f"table:{record.table_id}"
