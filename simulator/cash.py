@@ -1,0 +1,209 @@
+"""Cash tables (one hand per step) and the lobby that fills their seats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulator.chatter import Chatter, HandWindow
+from simulator.config import HAND_SECONDS
+from simulator.dealing import Deal, hole_texts, order_from_button, play
+from simulator.decisions import Tactics
+from simulator.population import Player
+from simulator.seating import Seat, Seating, TableInfo
+from simulator.world import World
+
+STRONG = frozenset({"regular", "bumhunter", "colluder", "hit_and_runner"})
+"""Personas a bumhunter avoids."""
+
+
+@dataclass(slots=True)
+class Plot:
+    """Hands in which a planted group's tactic decided an action: the evidence of its truth row."""
+
+    kind: str
+    members: tuple[str, ...]
+    hands: list[tuple[float, str, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Hunt:
+    """A bumhunter's stints: joins and leaves, and the weak players sat with."""
+
+    events: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    victims: set[str] = field(default_factory=set)
+    tables: set[str] = field(default_factory=set)
+
+
+class CashTable:
+    """A cash table at one blind level and format; each step plays one hand."""
+
+    def __init__(
+        self, world: World, chatter: Chatter, *, table_id: str, level: tuple[str, int, int], fmt: str,
+        max_seats: int, plots: dict[str, Plot], hunts: dict[str, Hunt], reserved: bool = False,
+    ) -> None:
+        self.world = world
+        self.chatter = chatter
+        self.level_id, self.sb, self.bb = level
+        self.fmt = fmt
+        self.reserved = reserved
+        self.seating = Seating(world, TableInfo(table_id, "cash", fmt, self.level_id), max_seats)
+        self.pending: list[Player] = []
+        self.button = 0
+        self.hand_no = 0
+        self.plots = plots
+        self.hunts = hunts
+        self.buy_in = self.bb * 100
+
+    @property
+    def table_id(self) -> str:
+        """The table's id."""
+        return self.seating.info.table_id
+
+    def open_seats(self) -> int:
+        """Seats not taken and not promised to a joining player."""
+        return self.seating.max_seats - len(self.seating.seats) - len(self.pending)
+
+    def step(self, now: float) -> float | None:
+        """Seat changes at the hand boundary, then one hand with its chat."""
+        t = now
+        t = self._returns(t)
+        t = self._leaves(t)
+        t = self._joins(t)
+        t = self._breaks(t)
+        dealt = self.seating.dealt()
+        if len(dealt) < 2:
+            return now + 15.0
+        lo, hi = HAND_SECONDS[self.fmt]
+        start = t + 1.0
+        end = start + self.world.rng.uniform(lo, hi)
+        self._hand(dealt, start, end)
+        return end + self.world.rng.uniform(2.0, 4.0)
+
+    def _returns(self, t: float) -> float:
+        for seat in list(self.seating.seats.values()):
+            if seat.removal_at is not None and seat.removal_at <= t:
+                self.seating.leave(t, seat, "sit_out_timeout_removal")
+                t += 0.05
+            elif seat.state != "seated" and seat.back_at <= t:
+                action = "reconnect" if seat.state == "disconnected" else "sit_in"
+                self.seating.change(t, seat, action, "seated")
+                t += 0.05
+        return t
+
+    def _wants_to_leave(self, seat: Seat) -> bool:
+        p = seat.player
+        if seat.stack < self.bb:
+            if self.world.rng.random() < 0.5:
+                seat.stack = self.buy_in
+                return False
+            return True
+        if p.persona_name == "bumhunter" and seat.hands >= 1:
+            others = [s.player for s in self.seating.seats.values() if s is not seat]
+            strong = [o for o in others if o.persona_name in STRONG]
+            return bool(strong) or not others
+        return seat.hands >= seat.target_hands
+
+    def _leaves(self, t: float) -> float:
+        for seat in list(self.seating.seats.values()):
+            if seat.state == "seated" and self._wants_to_leave(seat):
+                event = self.seating.leave(t, seat)
+                if seat.player.persona_name == "bumhunter":
+                    hunt = self.hunts.setdefault(seat.player.id, Hunt())
+                    hunt.events += [seat.join_event, event.event_id]
+                    hunt.times += [seat.joined_at, t]
+                    hunt.tables.add(self.table_id)
+                t += 0.05
+        return t
+
+    def _joins(self, t: float) -> float:
+        rng = self.world.rng
+        while self.pending and self.seating.free_seats():
+            player = self.pending.pop(0)
+            if len(player.tables) >= player.persona.max_tables or self.table_id in player.tables:
+                continue
+            seat = self.seating.join(t, player, self.buy_in if rng.random() < 0.7 else self.buy_in // 2)
+            seat.target_hands = self._target_hands(player)
+            if player.persona_name == "bumhunter":
+                hunt = self.hunts.setdefault(player.id, Hunt())
+                hunt.victims |= {s.player.id for s in self.seating.seats.values()
+                                 if s.player.persona_name == "recreational"}
+            t += 0.05
+        self.pending.clear()
+        return t
+
+    def _target_hands(self, player: Player) -> int:
+        rng = self.world.rng
+        persona = player.persona
+        if player.persona_name == "hit_and_runner":
+            return rng.randint(1, 9)
+        if rng.random() < persona.early_leave:
+            return rng.randint(1, 9)
+        return 10 + int(rng.expovariate(1.0 / max(1.0, persona.stint_hands - 10)))
+
+    def _breaks(self, t: float) -> float:
+        """Ordinary sit-outs and dropped connections, at each persona's rate per second of play."""
+        rng = self.world.rng
+        per_hand = sum(HAND_SECONDS[self.fmt]) / 2
+        for seat in list(self.seating.seats.values()):
+            if seat.state != "seated":
+                continue
+            persona = seat.player.persona
+            roll = rng.random()
+            if roll < per_hand / persona.sit_out_interval_s:
+                seat.back_at = t + rng.uniform(*persona.sit_out_s)
+                self.seating.change(t, seat, "sit_out", "sitting_out")
+            elif roll < per_hand / persona.sit_out_interval_s + per_hand / persona.disconnect_interval_s:
+                seat.back_at = t + rng.uniform(5.0, 120.0)
+                if rng.random() < 0.08:
+                    seat.removal_at = t + 300.0
+                    seat.back_at = t + 10**6
+                self.seating.change(t, seat, "disconnect", "disconnected")
+            else:
+                continue
+            t += 0.05
+        return t
+
+    def _tactics(self, order: list[Seat]) -> tuple[Tactics, list[Plot]]:
+        index = {s.player.id: i for i, s in enumerate(order)}
+        friends: set[frozenset[int]] = set()
+        dump: tuple[int, int] | None = None
+        active: list[Plot] = []
+        for plot in self.plots.values():
+            present = [index[m] for m in plot.members if m in index]
+            if len(present) < 2:
+                continue
+            active.append(plot)
+            if plot.kind == "chip_dumping":
+                dump = (present[0], present[1])
+            else:
+                friends.add(frozenset(present))
+        return Tactics(friends=frozenset(friends), dump=dump), active
+
+    def _hand(self, dealt: list[Seat], start: float, end: float) -> None:
+        world = self.world
+        numbers = [s.number for s in dealt]
+        following = [n for n in sorted(numbers) if n > self.button]
+        self.button = following[0] if following else min(numbers)
+        order = [self.seating.seats[n] for n in order_from_button(numbers, self.button)]
+        self.hand_no += 1
+        hand_id = f"{self.table_id}-h{self.hand_no}"
+        tactics, plots = self._tactics(order)
+        deal = Deal(
+            table_id=self.table_id, game="cash", blind_level=self.level_id,
+            players=tuple(s.player for s in order), seats=tuple(s.number for s in order),
+            stacks=tuple(s.stack for s in order), small_blind=self.sb, big_blind=self.bb,
+            all_in_or_fold=self.fmt == "all_in_or_fold", tactics=tactics,
+        )
+        outcome = play(world, deal, start=start, end=end, hand_id=hand_id)
+        for seat, stack in zip(order, outcome.finishing, strict=True):
+            seat.stack = stack
+            seat.hands += 1
+        if outcome.planted:
+            for plot in plots:
+                plot.hands.append((end, hand_id, self.table_id))
+        self.chatter.talk(HandWindow(
+            table_id=self.table_id, tournament_id=None, hand_id=hand_id, start=start, end=end,
+            gap_end=end + 2.0, seated=tuple(s.player for s in self.seating.seats.values()),
+            in_hand=tuple(p.id for p in deal.players), holes=hole_texts(deal, outcome),
+        ))

@@ -1,0 +1,167 @@
+"""How a simulated player acts in a hand: persona frequencies plus the collusive tactics planted."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from simulator.cards import category, preflop_top, rank_hand
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Action frequencies of a persona (shares of hands / decisions)."""
+
+    vpip: float
+    """Voluntarily puts money in pre-flop: share of starting hands played."""
+    pfr: float
+    """Pre-flop raise: share of starting hands raised (<= vpip)."""
+    aggression: float
+    """Chance to bet or raise when the hand allows it, post-flop."""
+    fold_to_bet: float
+    """Chance to fold a weak hand when facing a bet, post-flop."""
+    shove: float = 0.25
+    """All-In or Fold: share of starting hands pushed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tactics:
+    """Collusive behaviour inside one hand (player indices are positions in the hand)."""
+
+    friends: frozenset[frozenset[int]] = frozenset()
+    """Groups that never bet into each other (soft play)."""
+    dump: tuple[int, int] | None = None
+    """(dumper, receiver): the dumper feeds chips to the receiver when heads-up."""
+    target: int | None = None
+    """Player the friends agreed to knock out for the bounty."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """What a player sees when it is their turn."""
+
+    index: int
+    street: int
+    to_call: int
+    current: int
+    min_raise_to: int
+    max_to: int
+    pot: int
+    can_raise: bool
+    live: frozenset[int]
+    last_aggressor: int | None
+    big_blind: int
+
+
+Decision = tuple[str, int]
+"""("f" | "cc" | "cbr", raise-to amount for cbr else 0)."""
+
+
+def _friends_of(index: int, tactics: Tactics) -> frozenset[int]:
+    for group in tactics.friends:
+        if index in group:
+            return group - {index}
+    return frozenset()
+
+
+def _strength(hole: tuple[int, int], board: list[int]) -> int:
+    """0 = nothing beyond the board, 1 = one pair, 2 = two pair, 3+ = strong made hand."""
+    mine = category(rank_hand([*hole, *board]))
+    shared = category(rank_hand(board))
+    return mine if mine > shared else 0
+
+
+def _raise(spot: Spot, target: int) -> Decision:
+    """A raise to at least the legal minimum, all-in when most of the stack would go in anyway."""
+    amount = max(spot.min_raise_to, target)
+    if amount * 10 >= spot.max_to * 7:
+        amount = spot.max_to
+    return ("cbr", min(amount, spot.max_to)) if spot.can_raise else ("cc", 0)
+
+
+def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> Decision | None:
+    """The planted tactic for this spot, or None to play the persona's normal game."""
+    i = spot.index
+    if tactics.dump is not None and spot.live == frozenset(tactics.dump):
+        dumper, _ = tactics.dump
+        if i == dumper:
+            if spot.to_call == 0:
+                return _raise(spot, spot.current + max(spot.big_blind * 3, spot.pot * 4 // 5))
+            return ("f", 0) if spot.street == 3 else ("cc", 0)
+        if spot.to_call > 0 and spot.street == 3:
+            return _raise(spot, spot.current * 5 // 2)
+        return ("cc", 0)
+    friends = _friends_of(i, tactics)
+    if not friends:
+        return None
+    others = spot.live - {i}
+    if others and others <= friends:
+        # Soft play: friends check it down and never raise each other.
+        return ("cc", 0) if spot.to_call <= spot.big_blind * 2 or spot.street > 0 else ("f", 0)
+    if tactics.target is not None and tactics.target in spot.live and tactics.target != i:
+        if spot.last_aggressor in friends:
+            return ("cc", 0)
+        if spot.to_call == 0 or spot.last_aggressor == tactics.target:
+            return _raise(spot, spot.current + max(spot.big_blind * 2, spot.pot * 3 // 4)) if rng.random() < 0.7 else ("cc", 0)
+    return None
+
+
+def decide(
+    spot: Spot, *, hole: tuple[int, int], board: list[int], style: Style, tactics: Tactics,
+    active: bool, all_in_or_fold: bool, rng: random.Random,
+) -> tuple[Decision, bool]:
+    """The action a player takes and whether a planted tactic chose it; callers enforce legality."""
+    if not active:
+        return (("cc", 0) if spot.to_call == 0 else ("f", 0)), False
+    planted = _collusive(spot, tactics, rng)
+    if planted is not None:
+        return planted, True
+    return _persona(spot, hole=hole, board=board, style=style, all_in_or_fold=all_in_or_fold, rng=rng), False
+
+
+def _persona(
+    spot: Spot, *, hole: tuple[int, int], board: list[int], style: Style, all_in_or_fold: bool,
+    rng: random.Random,
+) -> Decision:
+    if all_in_or_fold:
+        top = preflop_top(*hole)
+        if spot.to_call == 0:
+            return ("cc", 0)
+        limit = style.shove if spot.current <= spot.big_blind else style.shove * 0.6
+        if top <= limit:
+            return ("cbr", spot.max_to) if spot.can_raise and spot.max_to > spot.current else ("cc", 0)
+        return ("f", 0)
+    if spot.street == 0:
+        return _preflop(spot, preflop_top(*hole) * rng.uniform(0.8, 1.25), style)
+    return _postflop(spot, _strength(hole, board), style, rng)
+
+
+def _preflop(spot: Spot, top: float, style: Style) -> Decision:
+    bb = spot.big_blind
+    if spot.to_call == 0:
+        return _raise(spot, bb * 3) if top <= style.pfr * 0.5 else ("cc", 0)
+    if spot.current <= bb:
+        if top <= style.pfr:
+            return _raise(spot, bb * 3)
+        return ("cc", 0) if top <= style.vpip else ("f", 0)
+    if top <= style.pfr * 0.25:
+        return _raise(spot, spot.current * 3)
+    cheap = spot.to_call * 8 <= spot.max_to
+    return ("cc", 0) if top <= style.vpip * (0.6 if cheap else 0.25) else ("f", 0)
+
+
+def _postflop(spot: Spot, strength: int, style: Style, rng: random.Random) -> Decision:
+    roll = rng.random()
+    bet_to = spot.current + max(spot.big_blind, int(spot.pot * rng.uniform(0.4, 0.8)))
+    if spot.to_call == 0:
+        chance = style.aggression * (0.3, 0.6, 0.85)[min(strength, 2)]
+        return _raise(spot, bet_to) if roll < chance else ("cc", 0)
+    if strength == 0:
+        if roll < style.fold_to_bet:
+            return ("f", 0)
+        return _raise(spot, spot.current * 3) if roll > 1 - style.aggression * 0.08 else ("cc", 0)
+    if strength == 1:
+        if roll < style.fold_to_bet * 0.4:
+            return ("f", 0)
+        return _raise(spot, spot.current * 3) if roll > 1 - style.aggression * 0.15 else ("cc", 0)
+    return _raise(spot, spot.current * 3) if roll < style.aggression * 0.5 else ("cc", 0)

@@ -1,0 +1,189 @@
+"""A whole simulated room: builds the population, tables and tournaments, and streams its events.
+
+`Room(config).events()` is a pure generator of (topic, event) in event-time order; ground truth and
+the summary are complete once it is exhausted. Sinks (JSONL, Kafka) and the evaluation consume it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from pipeline.contracts import CHAT, ChatMessage, Event
+from simulator.cash import CashTable, Hunt, Plot
+from simulator.chatter import Chatter
+from simulator.config import CASH_LEVELS, HONEST_PERSONAS, RoomConfig
+from simulator.lobby import Lobby
+from simulator.population import Player, build_population
+from simulator.seating import Seating
+from simulator.side import LobbyChat, SnapCam
+from simulator.tournament import Tournament, TournamentSpec
+from simulator.truth import TruthRow
+from simulator.world import World
+
+TABLE_PLAN: tuple[tuple[int, str, int], ...] = (
+    (0, "regular", 6), (1, "regular", 6), (2, "regular", 6), (3, "regular", 6), (4, "regular", 6),
+    (1, "regular", 9), (2, "regular", 9), (1, "rush_and_cash", 6), (2, "rush_and_cash", 6),
+    (0, "all_in_or_fold", 6), (1, "all_in_or_fold", 6), (3, "vip", 6), (4, "vip", 6), (2, "regular", 2),
+)
+"""(index into CASH_LEVELS, format, seats) of the cash tables, repeated as the room grows."""
+
+
+class _Rendezvous:
+    """Sits a chip-dumping pair down together at their reserved heads-up table."""
+
+    def __init__(self, table: CashTable, members: list[Player]) -> None:
+        self.table = table
+        self.members = members
+
+    def step(self, now: float) -> float | None:
+        if self.table.seating.seats or any(p.tables for p in self.members):
+            return now + 60.0
+        self.table.pending.extend(self.members)
+        return now + 1800.0
+
+
+class Room:
+    """One simulated poker room for `config.minutes` of room time."""
+
+    def __init__(self, config: RoomConfig) -> None:
+        self.config = config
+        rng = random.Random(config.seed)
+        self.population = build_population(config, rng)
+        self.world = World(config, self.population, rng)
+        w = self.world
+        lo, hi = config.rates.first_plant_s
+        for p in self.population.players.values():
+            p.next_plant = rng.uniform(lo, hi)
+            p.cooldown_until = rng.uniform(lo, hi)
+        railbirds = [p for p in self.population.players.values() if "hand_in_play" in p.chat_categories]
+        self.chatter = Chatter(w, railbirds)
+        self.plots: dict[str, Plot] = {}
+        self.hunts: dict[str, Hunt] = {}
+        partners: dict[str, tuple[str, ...]] = {}
+        for g in self.population.groups:
+            if g.kind in ("soft_play", "chip_dumping"):
+                self.plots[str(g.index)] = Plot(g.kind, g.members)
+            if g.kind == "soft_play":
+                for m in g.members:
+                    partners[m] = tuple(x for x in g.members if x != m)
+        self.tables = self._cash_tables(partners)
+        self.tournaments = self._tournaments()
+        self._offensive = {p.id for p in self.population.players.values() if p.offensive_nickname}
+        self._nick_seen: dict[str, list[ChatMessage]] = {}
+
+    def _cash_tables(self, partners: dict[str, tuple[str, ...]]) -> list[CashTable]:
+        w = self.world
+        count = max(len(TABLE_PLAN), self.config.players // 9)
+        tables = []
+        for k in range(count):
+            level, fmt, seats = TABLE_PLAN[k % len(TABLE_PLAN)]
+            tables.append(CashTable(
+                w, self.chatter, table_id=f"c{k + 1:03d}-{CASH_LEVELS[level][0]}", level=CASH_LEVELS[level],
+                fmt=fmt, max_seats=seats, plots=self.plots, hunts=self.hunts,
+            ))
+        dumping = CashTable(
+            w, self.chatter, table_id="hu001-nl200", level=CASH_LEVELS[4], fmt="regular", max_seats=2,
+            plots=self.plots, hunts=self.hunts, reserved=True,
+        )
+        tables.append(dumping)
+        for k, table in enumerate(tables):
+            w.schedule(1.0 + k * 0.37, table)
+        players = self.population.players
+        for g in self.population.group("chip_dumping"):
+            w.schedule(w.rng.uniform(*self.config.rates.first_plant_s), _Rendezvous(dumping, [players[m] for m in g.members]))
+        w.schedule(0.0, Lobby(w, tables, partners))
+        w.schedule(0.5, LobbyChat(w))
+        w.schedule(0.7, SnapCam(w, self.population.group("false_report")))
+        return tables
+
+    def _tournaments(self) -> list[Tournament]:
+        w = self.world
+        rates = self.config.rates
+        players = self.population.players
+        sit_out = self.population.group("sit_out")
+        bounty = self.population.group("bounty")
+        planted = {m for g in self.population.groups for m in g.members}
+        pool = [p for p in players.values() if p.id not in planted and p.persona_name != "bumhunter"]
+        w.rng.shuffle(pool)
+        specs = [
+            (TournamentSpec("t-bounty-1", "bounty", rates.bounty_start_s, min(45, max(12, len(players) // 7)),
+                            rates.tournament_level_s, bounty=1000), sit_out[0].members, bounty[0].members),
+            (TournamentSpec("t-turbo-1", "turbo", rates.turbo_start_s, min(27, max(9, len(players) // 10)),
+                            rates.tournament_level_s), sit_out[1].members, ()),
+        ]
+        out = []
+        for spec, group, hunters in specs:
+            chosen = [players[m] for m in (*group, *hunters)]
+            while len(chosen) < spec.entrants and pool:
+                chosen.append(pool.pop())
+            tournament = Tournament(w, self.chatter, spec, chosen, sit_out_group=group, hunters=hunters)
+            w.schedule(spec.start_s, tournament)
+            out.append(tournament)
+        return out
+
+    def events(self) -> Iterator[tuple[str, Event]]:
+        """Every event of the room in event-time order; truth is complete when this ends."""
+        offensive = self._offensive
+        for topic, event in self.world.run():
+            if topic == CHAT and isinstance(event, ChatMessage) and event.player_id in offensive:
+                seen = self._nick_seen.setdefault(event.player_id, [])
+                if len(seen) < 3:
+                    seen.append(event)
+            yield topic, event
+        self._finish()
+
+    @property
+    def truth(self) -> list[TruthRow]:
+        """Ground-truth rows (complete after `events()` is exhausted), ordered by start."""
+        return sorted(self.world.truth, key=lambda r: (r.start, r.category, r.players))
+
+    def _finish(self) -> None:
+        w = self.world
+        for tournament in self.tournaments:
+            tournament.finish()
+        for plot in self.plots.values():
+            if plot.hands:
+                w.plant(TruthRow(
+                    category=plot.kind, players=plot.members, start=w.ts(plot.hands[0][0]),
+                    end=w.ts(plot.hands[-1][0]), event_ids=tuple(h[1] for h in plot.hands),
+                    table_id=plot.hands[0][2], detail={"hands": len(plot.hands)},
+                ))
+        for pid, hunt in self.hunts.items():
+            if len(hunt.events) >= 4:
+                w.plant(TruthRow(
+                    category="bumhunting", players=(pid,), start=w.ts(min(hunt.times)), end=w.ts(max(hunt.times)),
+                    event_ids=tuple(hunt.events), detail={"victims": sorted(hunt.victims), "tables": sorted(hunt.tables),
+                                                          "stints": len(hunt.events) // 2},
+                ))
+        for pid, seen in self._nick_seen.items():
+            w.plant(TruthRow(
+                category="offensive_nickname", players=(pid,), start=seen[0].ts, end=seen[-1].ts,
+                event_ids=tuple(m.event_id for m in seen), detail={"nickname": seen[0].nickname},
+            ))
+        seatings: list[Seating] = [t.seating for t in self.tables]
+        seatings += [s for t in self.tournaments for s in t.tables]
+        for seating in seatings:
+            for seat in seating.seats.values():
+                seat.player.seat_seconds += max(0.0, w.end - seat.joined_at)
+            seating.seats.clear()
+
+    def summary(self) -> dict[str, Any]:
+        """Counts by topic and truth category, personas, and honest exposure in player-hours."""
+        players = self.population.players.values()
+        honest = [p for p in players if p.persona_name in HONEST_PERSONAS and not p.offensive_nickname]
+        by_category: dict[str, int] = {}
+        for row in self.world.truth:
+            by_category[row.category] = by_category.get(row.category, 0) + 1
+        personas: dict[str, int] = {}
+        for p in players:
+            personas[p.persona_name] = personas.get(p.persona_name, 0) + 1
+        return {
+            "seed": self.config.seed, "profile": self.config.profile, "minutes": self.config.minutes,
+            "players": len(self.population.players), "personas": personas,
+            "events": dict(sorted(self.world.counts.items())), "truth": dict(sorted(by_category.items())),
+            "honest_players": len(honest),
+            "honest_player_hours": round(sum(p.seat_seconds for p in honest) / 3600.0, 3),
+            "start": self.config.start.isoformat(),
+        }

@@ -1,0 +1,309 @@
+"""Multi-table tournaments: levels, synchronised breaks, bubble and hand-for-hand, bounties, and the
+collusion planted in them (synchronised sit-outs, bounty agreements with soft play)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from simulator.abuse import VIOLATIONS
+from simulator.chatter import Chatter, HandWindow, bank_line
+from simulator.dealing import Deal, eliminators, hole_texts, order_from_button, play
+from simulator.decisions import Tactics
+from simulator.phrases import DEAL_TALK
+from simulator.population import Player
+from simulator.seating import Seat, Seating, TableInfo
+from simulator.truth import TruthRow
+from simulator.world import World
+
+LEVELS: tuple[tuple[int, int, int], ...] = (
+    (25, 50, 0), (50, 100, 0), (75, 150, 15), (100, 200, 20), (150, 300, 30), (200, 400, 40),
+    (300, 600, 60), (400, 800, 80), (600, 1200, 120), (800, 1600, 160), (1000, 2000, 200),
+    (1500, 3000, 300), (2000, 4000, 400), (3000, 6000, 600), (4000, 8000, 800), (6000, 12000, 1200),
+)
+"""(small blind, big blind, ante) per level."""
+BREAK_MINUTE = 55
+"""Every tournament breaks at :55 past the hour for five minutes, all tables together."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSpec:
+    """What kind of tournament, when it starts and how big it is."""
+
+    tournament_id: str
+    fmt: str
+    start_s: float
+    entrants: int
+    level_s: float
+    start_stack: int = 5000
+    bounty: int = 0
+    max_seats: int = 9
+
+
+@dataclass(slots=True)
+class Episode:
+    """One planted synchronised sit-out: the group's sit-out and sit-in events."""
+
+    members: tuple[str, ...]
+    times: list[float] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+
+
+class Tournament:
+    """One tournament; each step deals one hand at every table (all at once when hand-for-hand)."""
+
+    def __init__(
+        self, world: World, chatter: Chatter, spec: TournamentSpec, entrants: list[Player], *,
+        sit_out_group: tuple[str, ...] = (), hunters: tuple[str, ...] = (),
+    ) -> None:
+        self.world = world
+        self.chatter = chatter
+        self.spec = spec
+        self.entrants = entrants
+        self.tables: list[Seating] = []
+        self.buttons: dict[str, int] = {}
+        self.hands: dict[str, int] = {}
+        self.remaining = len(entrants)
+        self.paid = max(2, len(entrants) // 6)
+        self.bounties: dict[str, int] = {p.id: spec.bounty for p in entrants} if spec.bounty else {}
+        self.started = False
+        self.finished = False
+        self.sit_out_group = sit_out_group
+        self.hunters = hunters
+        self.target: str | None = None
+        self.plot_hands: list[tuple[float, str]] = []
+        self.episodes: list[Episode] = []
+        self.next_plot = 0.0
+        self.agreement: tuple[float, str] | None = None
+        self.target_out: float | None = None
+
+    def step(self, now: float) -> float | None:
+        """Seat the field, or deal one round of hands."""
+        if not self.started:
+            return self._start(now)
+        if self.remaining <= 1:
+            self._finish(now)
+            return None
+        minute = (self.world.config.start.minute + now / 60.0) % 60
+        if minute >= BREAK_MINUTE:
+            return now + (60 - minute) * 60.0 + 0.5
+        t = self._sit_outs(now)
+        level = min(int((now - self.spec.start_s) / self.spec.level_s), len(LEVELS) - 1)
+        hand_for_hand = self.remaining == self.paid + 1
+        ends = [self._deal(table, t, level, hand_for_hand) for table in list(self.tables) if len(table.seats) >= 2]
+        last = max(ends, default=t + 5.0)
+        self._balance(last + 0.5)
+        return last + self.world.rng.uniform(2.0, 4.0)
+
+    def _start(self, now: float) -> float:
+        rng = self.world.rng
+        spec = self.spec
+        count = math.ceil(len(self.entrants) / spec.max_seats)
+        self.tables = [
+            Seating(self.world, TableInfo(f"{spec.tournament_id}-t{k + 1}", "tournament", spec.fmt,
+                                          f"{spec.tournament_id}-buyin", spec.tournament_id), spec.max_seats)
+            for k in range(count)
+        ]
+        ordered = sorted(self.entrants, key=lambda p: (p.id not in self.hunters, rng.random()))
+        if self.hunters:
+            others = [p for p in ordered if p.id not in self.hunters and p.id not in self.sit_out_group]
+            self.target = others[0].id
+            ordered.remove(others[0])
+            ordered.insert(len(self.hunters), others[0])
+        t = now
+        for k, p in enumerate(ordered):
+            table = self.tables[0] if k < len(self.hunters) + 1 else self.tables[k % count]
+            if not table.free_seats():
+                table = next(s for s in self.tables if s.free_seats())
+            table.join(t, p, spec.start_stack, number=rng.choice(table.free_seats()))
+            p.in_tournament = spec.tournament_id
+            t += 0.02
+        for table in self.tables:
+            self.buttons[table.info.table_id] = 0
+            self.hands[table.info.table_id] = 0
+        lo, hi = self.world.config.rates.sit_out_plot_s
+        self.next_plot = now + rng.uniform(lo, hi)
+        self.started = True
+        if self.hunters:
+            self._agree(t + rng.uniform(5.0, 20.0))
+        return t + 3.0
+
+    def _agree(self, t: float) -> None:
+        """The hunters agree in private chat to knock out the target for his bounty."""
+        players = self.world.population.players
+        a, b = (players[h] for h in self.hunters[:2])
+        target = players[self.target] if self.target else None
+        if target is None:
+            return
+        text = bank_line(VIOLATIONS["collusion_talk"], a.language, self.world).replace("{t}", target.nickname)
+        message = self.world.chat(t, a, text, channel="private", recipient=b.id, tournament_id=self.spec.tournament_id)
+        self.world.chat(t + 4.0, b, "ok 👍", channel="private", recipient=a.id, tournament_id=self.spec.tournament_id)
+        self.agreement = (t, message.event_id)
+        self.world.plant(TruthRow(
+            category="collusion_talk", players=(a.id, b.id), start=message.ts, end=message.ts,
+            event_ids=(message.event_id,), tournament_id=self.spec.tournament_id,
+            detail={"language": a.language, "target": target.id, "text": text},
+        ))
+
+    def _sit_outs(self, now: float) -> float:
+        """Ordinary sit-outs and disconnects, returns, and the planted synchronised sit-out."""
+        rng = self.world.rng
+        t = now
+        for table in self.tables:
+            for seat in list(table.seats.values()):
+                persona = seat.player.persona
+                if seat.state != "seated" and seat.back_at <= t:
+                    action = "reconnect" if seat.state == "disconnected" else "sit_in"
+                    event = table.change(t, seat, action, "seated")
+                    self._note_episode(seat.player.id, t, event.event_id)
+                elif seat.state == "seated":
+                    roll = rng.random()
+                    if roll < 35.0 / (persona.sit_out_interval_s * 2):
+                        seat.back_at = t + rng.uniform(*persona.sit_out_s)
+                        table.change(t, seat, "sit_out", "sitting_out")
+                    elif roll < 35.0 / (persona.sit_out_interval_s * 2) + 35.0 / persona.disconnect_interval_s:
+                        seat.back_at = t + rng.uniform(5.0, 120.0)
+                        table.change(t, seat, "disconnect", "disconnected")
+                    else:
+                        continue
+                t += 0.02
+        if self.sit_out_group and now >= self.next_plot:
+            t = self._plot_sit_out(t)
+        return t
+
+    def _plot_sit_out(self, t: float) -> float:
+        rng = self.world.rng
+        seats = [(table, s) for table in self.tables for s in table.seats.values()
+                 if s.player.id in self.sit_out_group and s.state == "seated"]
+        lo, hi = self.world.config.rates.sit_out_plot_s
+        self.next_plot = t + rng.uniform(lo, hi) + 400.0
+        if len(seats) < 2:
+            return t
+        episode = Episode(tuple(s.player.id for _, s in seats))
+        back = t + rng.uniform(180.0, 360.0)
+        for table, seat in seats:
+            at = t + rng.uniform(0.0, 8.0)
+            seat.back_at = back + rng.uniform(-10.0, 10.0)
+            event = table.change(at, seat, "sit_out", "sitting_out")
+            episode.times.append(at)
+            episode.events.append(event.event_id)
+        self.episodes.append(episode)
+        return t + 8.5
+
+    def _note_episode(self, player_id: str, t: float, event_id: str) -> None:
+        for episode in self.episodes:
+            if player_id in episode.members and len(episode.events) < 2 * len(episode.members):
+                episode.times.append(t)
+                episode.events.append(event_id)
+                return
+
+    def _deal(self, table: Seating, t: float, level: int, hand_for_hand: bool) -> float:
+        rng = self.world.rng
+        table_id = table.info.table_id
+        sb, bb, ante = LEVELS[level]
+        numbers = sorted(table.seats)
+        button = self.buttons[table_id]
+        following = [n for n in numbers if n > button]
+        self.buttons[table_id] = following[0] if following else numbers[0]
+        order = [table.seats[n] for n in order_from_button(numbers, self.buttons[table_id])]
+        ids = [s.player.id for s in order]
+        tactics = Tactics()
+        hunters = [ids.index(h) for h in self.hunters if h in ids]
+        if len(hunters) >= 2:
+            target = ids.index(self.target) if self.target in ids else None
+            tactics = Tactics(friends=frozenset({frozenset(hunters)}), target=target)
+        self.hands[table_id] += 1
+        hand_id = f"{table_id}-h{self.hands[table_id]}"
+        start = t + 1.0 + (0.0 if hand_for_hand else rng.uniform(0.0, 8.0))
+        end = start + rng.uniform(20.0, 45.0)
+        deal = Deal(
+            table_id=table_id, game="tournament", blind_level=f"L{level + 1}",
+            players=tuple(s.player for s in order), seats=tuple(s.number for s in order),
+            stacks=tuple(s.stack for s in order), small_blind=sb, big_blind=bb, ante=ante,
+            active=tuple(s.state == "seated" for s in order), tactics=tactics,
+            tournament_id=self.spec.tournament_id,
+            bounties={i: self.bounties[i] for i in ids} if self.bounties else None,
+        )
+        outcome = play(self.world, deal, start=start, end=end, hand_id=hand_id)
+        if outcome.planted:
+            self.plot_hands.append((end, hand_id))
+        for seat, stack in zip(order, outcome.finishing, strict=True):
+            seat.stack = stack
+            seat.hands += 1
+        self.chatter.talk(HandWindow(
+            table_id=table_id, tournament_id=self.spec.tournament_id, hand_id=hand_id, start=start,
+            end=end, gap_end=end + 2.0, seated=tuple(s.player for s in order), in_hand=tuple(ids),
+            holes=hole_texts(deal, outcome),
+        ))
+        if len(self.tables) == 1 and self.remaining <= 4 and rng.random() < 0.1:
+            speaker = order[rng.randrange(len(order))].player
+            self.world.chat(end + 1.0, speaker, bank_line(DEAL_TALK, speaker.language, self.world),
+                            table_id=table_id, tournament_id=self.spec.tournament_id)
+        for i, seat in enumerate(order):
+            if seat.stack == 0 and self.remaining > 1:
+                self._eliminate(table, seat, [order[w].player.id for w in eliminators(outcome, i)], end + 0.5)
+        return end
+
+    def _eliminate(self, table: Seating, seat: Seat, winners: list[str], t: float) -> None:
+        pid = seat.player.id
+        if self.bounties and winners:
+            bounty = self.bounties.pop(pid, 0)
+            share, rest = divmod(bounty, len(winners))
+            for k, w in enumerate(winners):
+                self.bounties[w] = self.bounties.get(w, 0) + share + (rest if k == 0 else 0)
+        table.leave(t, seat)
+        seat.player.in_tournament = None
+        self.remaining -= 1
+        if pid == self.target:
+            self.target_out = t
+
+    def _balance(self, t: float) -> None:
+        """Break the shortest table when the others have room for its players."""
+        needed = math.ceil(self.remaining / self.spec.max_seats)
+        while len(self.tables) > needed:
+            short = min(self.tables, key=lambda s: len(s.seats))
+            self.tables.remove(short)
+            for seat in list(short.seats.values()):
+                short.leave(t, seat)
+                home = max(self.tables, key=lambda s: len(s.free_seats()))
+                moved = home.join(t, seat.player, seat.stack, number=home.free_seats()[0])
+                moved.state = seat.state
+                moved.back_at = seat.back_at
+                t += 0.02
+
+    def _finish(self, now: float) -> None:
+        for table in self.tables:
+            for seat in list(table.seats.values()):
+                table.leave(now, seat)
+                seat.player.in_tournament = None
+        self.finish()
+
+    def finish(self) -> None:
+        """Write the truth rows of the plots (once): sit-out episodes and the bounty agreement."""
+        if self.finished:
+            return
+        self.finished = True
+        w = self.world
+        tid = self.spec.tournament_id
+        for ep in self.episodes:
+            w.plant(TruthRow(
+                category="collusive_sit_out", players=ep.members, start=w.ts(min(ep.times)),
+                end=w.ts(max(ep.times)), event_ids=tuple(ep.events), tournament_id=tid,
+                detail={"sit_outs": len(ep.members)},
+            ))
+        if self.agreement is None:
+            return
+        start, chat_id = self.agreement
+        end = self.target_out if self.target_out is not None else max([start, *(h[0] for h in self.plot_hands)])
+        hand_ids = tuple(h[1] for h in self.plot_hands)
+        w.plant(TruthRow(
+            category="bounty_agreement", players=self.hunters, start=w.ts(start), end=w.ts(end),
+            event_ids=(chat_id, *hand_ids), tournament_id=tid,
+            detail={"target": self.target, "target_eliminated": self.target_out is not None},
+        ))
+        if hand_ids:
+            w.plant(TruthRow(
+                category="soft_play", players=self.hunters, start=w.ts(self.plot_hands[0][0]),
+                end=w.ts(self.plot_hands[-1][0]), event_ids=hand_ids, tournament_id=tid,
+                detail={"context": "bounty agreement", "target": self.target},
+            ))
