@@ -21,24 +21,29 @@ ABUSE_TERMS: dict[str, str] = {
     "bitch": "insult", "loser": "insult", "dickhead": "insult", "scumbag": "insult",
     "faggot": "hate", "nigger": "hate", "kill yourself": "threat", "kys": "threat",
     "i will find you": "threat", "gonna kill you": "threat", "go die": "threat",
+    "suck my dick": "sexual", "send nudes": "sexual", "nigga": "hate", "heil hitler": "hate",
+    "blyat": "insult", "suka blyat": "insult",
     # id
     "anjing": "insult", "bangsat": "insult", "bajingan": "insult", "goblok": "insult",
     "tolol": "insult", "bego": "insult", "kampret": "insult", "kontol": "sexual",
-    "memek": "sexual", "ngentot": "sexual", "mati aja": "threat",
+    "memek": "sexual", "ngentot": "sexual", "mati aja": "threat", "bunuh lu": "threat",
+    "foto bugil": "sexual",
     # vi
     "địt mẹ": "insult", "đụ má": "insult", "dcm": "insult",
     "óc chó": "insult", "thằng ngu": "insult", "đồ ngu": "insult",
-    "đồ khốn": "insult", "chết đi": "threat", "mày chết": "threat",
+    "đồ khốn": "insult", "chết đi": "threat", "mày chết": "threat", "giết mày": "threat",
+    "địt em": "sexual", "địt mày": "insult", "bú cu": "sexual",
     # hu
     "kurva anyád": "insult", "baszd meg": "insult", "bazdmeg": "insult", "geci": "insult",
     "hülye": "insult", "idióta": "insult", "barom": "insult", "buzi": "hate",
-    "dögölj meg": "threat", "megöllek": "threat",
+    "dögölj meg": "threat", "megöllek": "threat", "faszom": "sexual", "szopd le": "sexual",
     # uk
     "сука": "insult", "блядь": "insult", "блять": "insult", "хуй": "sexual", "дебіл": "insult",
     "ідіот": "insult", "мудак": "insult", "підор": "hate", "здохни": "threat", "вб'ю": "threat",
     # ru
     "дебил": "insult", "идиот": "insult", "придурок": "insult", "урод": "insult",
     "пидор": "hate", "пидорас": "hate", "сдохни": "threat", "убью": "threat", "тварь": "insult",
+    "трахнути": "sexual", "трахнуть": "sexual", "хуйло": "insult",
 }
 """Term -> category; all categories are in `pipeline.categories.CATEGORIES`."""
 

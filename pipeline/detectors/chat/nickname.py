@@ -26,10 +26,13 @@ NOT_IN_NICKNAMES = frozenset({"loser", "barom", "idiot", "moron"})
 """Terms left out of the squashed-substring search: they sit inside harmless names (c-loser,
 baromfi) or are mild self-mockery players pick on purpose; whole-word matches still count."""
 
+NICKNAME_ONLY = ("hitler",)
+"""Substrings offensive in a chosen name though not worth flagging in chat ("Hitler" in a history chat)."""
+
 STAFF_WORDS = ("admin", "support", "moderator", "cashier", "security", "railbirdstaff", "official")
 """Nicknames posing as staff (house rules chat 1.4, impersonation)."""
 
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|[_.\-]+|(?<=\D)(?=\d)|(?<=\d)(?=\D)")
+_SEPARATORS = re.compile(r"[\W_]+")
 
 
 def substring_terms(terms: dict[str, str]) -> tuple[tuple[str, str], ...]:
@@ -92,12 +95,12 @@ class NicknameDetector:
 
     def judge(self, nickname: str) -> tuple[float, str, tuple[Span, ...]] | None:
         """(score, reason, spans on the nickname) when offensive, else None."""
-        words = " ".join(p for p in _CAMEL.split(nickname) if p)
+        words = split_words(nickname)
         spans = tuple(self.lexicon.find(nickname)) or _respan(self.lexicon.find(words), nickname)
         if spans:
             return 0.9, f"abusive term ({spans[0].label})", spans
         flat = squash(nickname)
-        for term, category in self.substrings:
+        for term, category in (*self.substrings, *((t, "hate") for t in NICKNAME_ONLY)):
             if term in flat:
                 return 0.8, f"abusive term hidden in the name ({category})", ()
         if any(w in flat for w in STAFF_WORDS):
@@ -107,6 +110,17 @@ class NicknameDetector:
             if top is not None and top[1] >= self.min_classifier_score:
                 return top[1], f"classifier: {top[0]} ({top[1]:.2f})", ()
         return None
+
+
+def split_words(nickname: str) -> str:
+    """`KontolBesar_88` -> `Kontol Besar 88`: case changes, digits and separators split words."""
+    out: list[str] = []
+    prev = ""
+    for char in nickname:
+        boundary = (prev.islower() and char.isupper()) or (prev.isdigit() != char.isdigit() and prev != "")
+        out.append(" " + char if boundary else char)
+        prev = char
+    return " ".join(_SEPARATORS.split("".join(out))).strip()
 
 
 def _respan(spans: list[Span], nickname: str) -> tuple[Span, ...]:

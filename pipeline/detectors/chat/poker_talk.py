@@ -46,7 +46,7 @@ ATTRIBUTION = (
     "у него", "у неё", "у нее", "блефует",
 )
 ADVICE = (
-    "fold", "call", "raise", "reraise", "shove", "jam", "go all in", "all in", "just call", "just fold",
+    "fold", "call", "raise", "reraise", "shove", "go all in", "all in", "just call", "just fold",
     "don't call", "dont call", "don't fold", "dont fold", "muck it", "snap call", "3bet", "4bet",
     "lipat", "buang", "fold aja", "call aja", "raise aja", "allin aja", "all in aja", "ikut aja",
     "jangan call", "jangan ikut", "jangan fold",
@@ -59,14 +59,23 @@ ADVICE = (
 PAST = (
     "had", "folded", "called", "was", "last hand", "previous hand", "that hand", "earlier",
     "tadi", "sebelumnya", "lúc nãy", "hồi nãy", "ván trước", "előző", "az előbb", "volt",
-    "минул*", "попередн*", "був", "була", "мав", "прошл*", "предыдущ*", "был", "была", "было",
+    "минул*", "попередн*", "був", "була", "були", "мав", "прошл*", "предыдущ*", "был", "была", "было", "были",
+    # First person holding: the speaker narrating their own cards, not reading someone else's.
+    "i have", "my", "aku pegang", "aku punya", "saya pegang", "mình cầm", "tôi cầm", "mình có", "tôi có",
+    "nekem", "у мене", "у меня",
 )
+"""Past tense and first-person narration: talk about a finished hand or one's own cards."""
 COMMENTARY = (
     "would", "i'd", "should", "should've", "should have", "could", "i'll", "nice", "good", "great", "bad", "sick", "wp", "gj", "what a", "that", "hero", "i", "you",
     "bagus", "mantap", "aku", "saya", "hay", "đẹp", "tôi", "szép", "jó", "én", "гарн*", "хорош*",
     "класн*", "красив*", "отличн*", "чудов*", "я",
+    "bátor", "rossz", "sick", "brave", "smelý", "сміливий", "смелый", "поганий", "плохой",
 )
 """Words that, right before an advice word, make it commentary or narration ("nice call", "I fold")."""
+COMMENTARY_AFTER = (
+    "nekat", "gila", "bagus", "mantap", "liều", "đẹp", "hay", "tệ", "dở", "me", "you", "it was",
+)
+"""Words that, right after an advice word, make it commentary ("call nekat", "call liều thế")."""
 
 # Two ranks in capitals (AK, QQ, T9s) or two cards with suits (AhKd, A♠ K♦). "JK" is "just kidding".
 _CARDS = re.compile(
@@ -102,6 +111,7 @@ class HandTalkModel:
     advice: re.Pattern[str]
     past: re.Pattern[str]
     commentary: re.Pattern[str]
+    commentary_after: re.Pattern[str]
     w_cards: float = 0.5
     w_holding: float = 0.35
     w_attribution: float = 0.35
@@ -122,10 +132,14 @@ class HandTalkModel:
             score += self.w_holding
         read = self._spans(self.attribution, folded, where, "read")
         score += self.w_attribution if read else 0.0
-        advice = [s for s in self._spans(self.advice, folded, where, "advice") if not self._commentary(folded, where, s)]
+        narrated = self.past.search(folded) is not None
+        # In narration ("I had AK, folded"), advice words describe what happened: not advice.
+        advice = [] if narrated else [
+            s for s in self._spans(self.advice, folded, where, "advice") if not self._commentary(folded, where, s)
+        ]
         if advice:
             score += self.w_advice + (self.w_exclaim if "!" in text else 0.0)
-        if score > 0 and self.past.search(folded):
+        if score > 0 and narrated:
             score += self.w_past
         spans += holding + read + advice
         return HandTalk(max(0.0, score), tuple(sorted(spans, key=lambda s: s.start)), bool(advice), bool(spans))
@@ -136,10 +150,14 @@ class HandTalkModel:
 
     def _commentary(self, folded: str, where: tuple[int, ...], span: Span) -> bool:
         start = where.index(span.start) if span.start in where else 0
+        end = where.index(span.end - 1) + 1 if span.end - 1 in where else len(folded)
         before = folded[max(0, start - 16) : start].rstrip(" ,!.?")
         last = before.rsplit(maxsplit=2)
         tail = " ".join(last[-2:]) if last else ""
-        return any(self.commentary.fullmatch(t) for t in (tail, last[-1] if last else ""))
+        if any(self.commentary.fullmatch(t) for t in (tail, last[-1] if last else "")):
+            return True
+        after = folded[end : end + 16].lstrip(" ,").split(maxsplit=2)
+        return any(self.commentary_after.fullmatch(t) for t in (" ".join(after[:2]), after[0] if after else ""))
 
 
 def compile_hand_talk() -> HandTalkModel:
@@ -151,6 +169,7 @@ def compile_hand_talk() -> HandTalkModel:
         advice=_phrases(ADVICE),
         past=_phrases(PAST),
         commentary=_phrases(COMMENTARY),
+        commentary_after=_phrases(COMMENTARY_AFTER),
     )
 
 
