@@ -1,0 +1,16 @@
+"""The multilingual chat classifier behind `pipeline.text_model.TextClassifier`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from models.chat.artifact import DEFAULT_PATH, load_model
+from models.chat.classifier import ChatClassifier
+
+
+def load_classifier(path: Path | None = None, *, use_lingua: bool = True) -> ChatClassifier:
+    """Load the shipped (or the given) artifact once; pass the result to the pipeline."""
+    return ChatClassifier(load_model(path or DEFAULT_PATH), use_lingua=use_lingua)
+
+
+__all__ = ["ChatClassifier", "load_classifier"]

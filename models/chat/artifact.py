@@ -1,0 +1,84 @@
+"""The shipped model's parameters and their safe (skops, no pickle) file format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from zipfile import ZIP_DEFLATED
+
+import numpy as np
+from numpy.typing import NDArray
+
+HEADS = ("toxic", "hate", "spam")
+"""Statistical heads; every other chat category is rule-based (see `rules.py`)."""
+FORMAT_VERSION = 1
+DEFAULT_PATH = Path(__file__).resolve().parent.parent / "artifacts" / "chat_classifier.skops"
+
+
+@dataclass(frozen=True)
+class ChatModel:
+    """Learned parameters: hashed n-gram weights, lexicon-feature weights, Platt scaling,
+    per-category operating thresholds and the word-list lexicon."""
+
+    n_features: int
+    char_range: tuple[int, int]
+    word_ngrams: int
+    weights: NDArray[np.float32]
+    """n_features x len(HEADS)."""
+    lex_weights: NDArray[np.float32]
+    """n_lexicon_features x len(HEADS)."""
+    intercepts: NDArray[np.float32]
+    platt: NDArray[np.float32]
+    """len(HEADS) x 2: probability = sigmoid(a * margin + b)."""
+    thresholds: dict[str, float]
+    lexicon: dict[str, int]
+    meta: dict[str, Any]
+
+
+def save_model(model: ChatModel, path: Path) -> None:
+    """Write the model as a skops archive of plain arrays and dicts."""
+    import skops.io as sio
+
+    terms = sorted(model.lexicon)
+    state: dict[str, Any] = {
+        "format_version": FORMAT_VERSION,
+        "n_features": model.n_features,
+        "char_range": list(model.char_range),
+        "word_ngrams": model.word_ngrams,
+        "weights": model.weights.astype(np.float32),
+        "lex_weights": model.lex_weights.astype(np.float32),
+        "intercepts": model.intercepts.astype(np.float32),
+        "platt": model.platt.astype(np.float32),
+        "thresholds": dict(model.thresholds),
+        # One UTF-8 blob + a mask array: loads in milliseconds, unlike a 100k-entry dict.
+        "lexicon_blob": np.frombuffer("\n".join(terms).encode("utf-8"), dtype=np.uint8).copy(),
+        "lexicon_masks": np.array([model.lexicon[t] for t in terms], dtype=np.int16),
+        "meta": model.meta,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sio.dump(state, path, compression=ZIP_DEFLATED, compresslevel=6)
+
+
+def load_model(path: Path) -> ChatModel:
+    """Read a model written by `save_model`; only plain builtin and numpy types are trusted."""
+    import skops.io as sio
+
+    state = sio.load(path, trusted=[])
+    if not isinstance(state, dict) or state.get("format_version") != FORMAT_VERSION:
+        raise ValueError(f"{path} is not a chat model of format version {FORMAT_VERSION}")
+    blob = bytes(state["lexicon_blob"]).decode("utf-8")
+    terms = blob.split("\n") if blob else []
+    masks = state["lexicon_masks"].tolist()
+    return ChatModel(
+        n_features=int(state["n_features"]),
+        char_range=(int(state["char_range"][0]), int(state["char_range"][1])),
+        word_ngrams=int(state["word_ngrams"]),
+        weights=np.ascontiguousarray(state["weights"], dtype=np.float32),
+        lex_weights=np.asarray(state["lex_weights"], dtype=np.float32),
+        intercepts=np.asarray(state["intercepts"], dtype=np.float32),
+        platt=np.asarray(state["platt"], dtype=np.float32),
+        thresholds={str(k): float(v) for k, v in state["thresholds"].items()},
+        lexicon=dict(zip(terms, masks, strict=True)),
+        meta=dict(state["meta"]),
+    )

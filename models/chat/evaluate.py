@@ -1,0 +1,164 @@
+"""`railbird eval chat`: the chat model on any labelled CSV, or the model-card report.
+
+`--csv`: ROC-AUC, precision/recall/F1 at the operating threshold, per detected language.
+`--report`: every figure in models/MODEL_CARD.md (shipped model on the public sets' test parts,
+the eval-only sets and the authored table-talk and poker corpora).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.metrics import f1_score, precision_score, recall_score, roc_auc_score
+
+from models.chat import load_classifier
+from models.chat.classifier import ChatClassifier
+from models.chat.corpus.poker import LABELLED
+from models.chat.corpus.table_talk import BASE, table_talk
+from models.chat.data import LOADERS
+from railbird.settings import Settings
+
+TOXIC_FAMILY = ("insult", "hate", "threat", "sexual")
+
+
+def add_chat_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `railbird eval chat`."""
+    parser.add_argument("--csv", type=Path, help="labelled CSV/TSV file")
+    parser.add_argument("--text-col", default="text", help="text column name (or index with --no-header)")
+    parser.add_argument("--label-col", default="label", help="label column name (or index)")
+    parser.add_argument(
+        "--positive", default="1", help="label value(s) meaning 'should be moderated', comma-separated"
+    )
+    parser.add_argument("--sep", default=",", help="field separator (\\t for TSV)")
+    parser.add_argument("--encoding", default="utf-8")
+    parser.add_argument("--no-header", action="store_true", help="columns are 0-based indices")
+    parser.add_argument(
+        "--category",
+        default="toxic",
+        help="score to rank by: toxic (insult/hate/threat/sexual), any, or a category",
+    )
+    parser.add_argument("--model", type=Path, default=None, help="artifact (default: settings / shipped)")
+    parser.add_argument("--report", action="store_true", help="print every model-card figure as JSON")
+
+
+def run_chat_eval(args: argparse.Namespace, settings: Settings) -> int:
+    """Print evaluation JSON; exit code 2 on unusable input."""
+    classifier = load_classifier(args.model or settings.chat_model_path)
+    if args.report:
+        print(json.dumps(model_card_report(classifier, datasets_dir=settings.datasets_dir), indent=2))
+        return 0
+    if args.csv is None:
+        print("eval chat: give --csv PATH (or --report)", file=sys.stderr)
+        return 2
+    try:
+        texts, labels = read_labelled_csv(args)
+    except (OSError, KeyError, ValueError, UnicodeDecodeError) as exc:
+        print(f"eval chat: cannot read {args.csv}: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(evaluate(classifier, texts, labels, category=args.category), indent=2))
+    return 0
+
+
+def read_labelled_csv(args: argparse.Namespace) -> tuple[list[str], list[int]]:
+    """Texts and 0/1 labels from the CSV described by the arguments."""
+    sep = "\t" if args.sep in ("\\t", "tab") else args.sep
+    positives = {p.strip() for p in str(args.positive).split(",")}
+    csv.field_size_limit(sys.maxsize)
+    texts: list[str] = []
+    labels: list[int] = []
+    with Path(args.csv).open(encoding=args.encoding, newline="") as fh:
+        if args.no_header:
+            t, lab = int(args.text_col), int(args.label_col)
+            for row in csv.reader(fh, delimiter=sep):
+                if len(row) > max(t, lab):
+                    texts.append(row[t])
+                    labels.append(int(row[lab].strip() in positives))
+        else:
+            for drow in csv.DictReader(fh, delimiter=sep):
+                texts.append(drow[args.text_col] or "")
+                labels.append(int((drow[args.label_col] or "").strip() in positives))
+    if not texts:
+        raise ValueError("no rows")
+    return texts, labels
+
+
+def category_scores(
+    classifier: ChatClassifier, texts: Sequence[str], category: str
+) -> tuple[list[float], list[bool], list[str]]:
+    """Ranking score, flagged-at-operating-threshold and language per text."""
+    scores: list[float] = []
+    flags: list[bool] = []
+    langs: list[str] = []
+    for i in range(0, len(texts), 2048):
+        for v in classifier.classify(texts[i : i + 2048]):
+            cats = (
+                TOXIC_FAMILY if category == "toxic" else tuple(v.scores) if category == "any" else (category,)
+            )
+            scores.append(max(v.scores.get(c, 0.0) for c in cats))
+            flags.append(any(c in v.flagged for c in cats))
+            langs.append(v.language)
+    return scores, flags, langs
+
+
+def binary_metrics(labels: Sequence[int], scores: Sequence[float], flags: Sequence[bool]) -> dict[str, Any]:
+    """n, positives, ROC-AUC and precision/recall/F1 at the operating threshold."""
+    y = np.asarray(labels)
+    out: dict[str, Any] = {"n": len(y), "positives": int(y.sum())}
+    out["roc_auc"] = round(float(roc_auc_score(y, scores)), 4) if 0 < y.sum() < len(y) else None
+    for name, fn in (("precision", precision_score), ("recall", recall_score), ("f1", f1_score)):
+        out[name] = round(float(fn(y, np.asarray(flags), zero_division=0)), 4)
+    return out
+
+
+def evaluate(
+    classifier: ChatClassifier, texts: Sequence[str], labels: Sequence[int], *, category: str
+) -> dict[str, Any]:
+    """Overall and per-language figures."""
+    scores, flags, langs = category_scores(classifier, texts, category)
+    result = binary_metrics(labels, scores, flags)
+    result["category"] = category
+    per: dict[str, Any] = {}
+    for lang in sorted(set(langs)):
+        idx = [i for i, lg in enumerate(langs) if lg == lang]
+        per[lang] = binary_metrics(
+            [labels[i] for i in idx], [scores[i] for i in idx], [flags[i] for i in idx]
+        )
+    result["per_language"] = per
+    return result
+
+
+def model_card_report(classifier: ChatClassifier, *, datasets_dir: Path) -> dict[str, Any]:
+    """Every figure of the model card, recomputed."""
+    report: dict[str, Any] = {}
+    tests = {
+        "davidson_test_offensive_or_hate": ("davidson", "toxic", "test"),
+        "sms_spam_test": ("sms_spam", "spam", "test"),
+        "vihos_test": ("vihos", "toxic", "test"),
+        "ru_distorted_test": ("ru_distorted", "toxic", "test"),
+        "ibrohim_abusive_all": ("id_ibrohim", "toxic", None),
+        "vihsd_test_offensive_or_hate": ("vihsd", "toxic", "test"),
+    }
+    for name, (source, category, split) in tests.items():
+        samples = [s for s in LOADERS[source](datasets_dir) if split is None or s.split == split]
+        labels = [s.spam if category == "spam" else s.toxic for s in samples]
+        report[name] = evaluate(classifier, [s.text for s in samples], labels, category=category)
+        report[name].pop("per_language")
+    report["table_talk_flag_rate"] = {}
+    for lang in BASE:
+        flagged = [v.flagged for v in classifier.classify(table_talk(lang))]
+        report["table_talk_flag_rate"][lang] = {
+            "n": len(flagged),
+            "flagged": sum(1 for f in flagged if f),
+            "rate": round(sum(1 for f in flagged if f) / len(flagged), 4),
+        }
+    verdicts = classifier.classify([t for t, _, _ in LABELLED])
+    hits = [cat in v.flagged for (_, _, cat), v in zip(LABELLED, verdicts, strict=True)]
+    report["authored_poker_categories_recall"] = round(sum(hits) / len(hits), 4)
+    return report
