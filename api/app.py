@@ -76,6 +76,7 @@ def create_app(
     )
     app.state.config, app.state.sessions, app.state.engine = config, sessions, engine
     install_error_handlers(app)
+    app.add_api_route("/healthz", _health, methods=["GET"], include_in_schema=False)
     app.include_router(api_router())
     app.include_router(console.router(), include_in_schema=False)
     console.mount_static(app)

@@ -57,6 +57,7 @@ ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
     ("GET", "/v1/appeals"): "view",
     ("POST", "/v1/appeals/{appeal_id}/resolve"): "senior",
     ("GET", "/v1/stats/detectors"): "view",
+    ("GET", "/v1/stats/summary"): "read_sanctions",
     ("GET", "/v1/audit"): "admin",
     ("GET", "/v1/audit/verify"): "admin",
     ("GET", "/v1/events"): "read_sanctions",

@@ -63,3 +63,12 @@ def _stats_for(detector: str, volume: tuple[int, int],
         round(confirmed / len(outcome), 4) if outcome else None,
         round(statistics.median(hours), 3) if hours else None,
     )
+
+
+def summary(session: Session) -> dict[str, int]:
+    """Totals for dashboards and the demo's status line."""
+    return {
+        "findings": int(session.scalar(select(func.count()).select_from(FindingRow)) or 0),
+        "cases": int(session.scalar(select(func.count()).select_from(Case)) or 0),
+        "open_cases": int(session.scalar(select(func.count()).select_from(Case).where(Case.status == "open")) or 0),
+    }

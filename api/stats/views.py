@@ -21,4 +21,9 @@ def router() -> APIRouter:
         """Per detector: findings, cases, confirmed/dismissed, confirm rate, median hours to decision."""
         return [asdict(s) for s in service.detector_stats(session, since=since)]
 
+    @r.get("/summary")
+    def summary(session: SessionDep) -> dict[str, int]:
+        """Total findings, cases and open cases."""
+        return service.summary(session)
+
     return r

@@ -121,12 +121,13 @@ class Users:
     engine: Engine
     clock: FakeClock
 
-    def token(self, role: str, username: str | None = None, ttl: timedelta = timedelta(hours=1)) -> str:
+    def token(self, role: str, username: str | None = None, ttl: timedelta = timedelta(days=2),
+              password: str | None = None) -> str:
         sessions = make_sessions(self.engine)
         with sessions() as s:
             name = username or f"{role}_{uuid.uuid4().hex[:6]}"
             user = auth.user_by_name(s, name) or auth.create_user(
-                s, username=name, role=role, password="correct horse battery", actor="test", now=self.clock())
+                s, username=name, role=role, password=password, actor="test", now=self.clock())
             raw, _ = auth.issue_token(s, user=user, kind="api", label="test", ttl=ttl, now=self.clock())
             s.commit()
             return raw
