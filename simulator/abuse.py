@@ -131,11 +131,11 @@ VIOLATIONS: Final[dict[str, Bank]] = {
 """Category -> language -> lines; one planted message is one line of its bank."""
 
 FLOOD_LINES: Final[dict[str, tuple[str, ...]]] = {
-    "en": ("call", "CALL", "come on", "hurry", "act", "zzz"),
-    "id": ("cepat", "ayo", "lama", "buruan", "zzz"),
-    "vi": ("nhanh", "lẹ lên", "chậm quá", "zzz"),
-    "hu": ("gyorsan", "na", "lassú", "zzz"),
-    "uk": ("швидше", "давай", "повільно", "zzz"),
+    "en": ("hurry up", "zzz", "wake up", "come on", "lol", "??", "boring"),
+    "id": ("cepat", "ayo", "lama", "buruan", "zzz", "wkwk"),
+    "vi": ("nhanh", "lẹ lên", "chậm quá", "zzz", "haha"),
+    "hu": ("gyorsan", "na", "lassú", "zzz", "unalmas"),
+    "uk": ("швидше", "давай", "повільно", "zzz", "нудно"),
 }
 """Short lines a flooder sends many times within seconds."""
 

@@ -55,7 +55,7 @@ def rank_hand(cards: Sequence[int]) -> int:
     groups = sorted(((n, r) for r, n in enumerate(counts) if n), reverse=True)
     top_n, top_r = groups[0]
     if top_n == 4:
-        return _pack(7, [top_r, max(r for r in range(13) if counts[r] and r != top_r)])
+        return _pack(7, [top_r, max((r for r in range(13) if counts[r] and r != top_r), default=0)])
     if top_n == 3 and len(groups) > 1 and groups[1][0] >= 2:
         return _pack(6, [top_r, groups[1][1]])
     if flush_value >= 0:

@@ -73,7 +73,7 @@ class Chatter:
         victim = self._victim(hand, p)
         if not table_cats or victim is None:
             return
-        category = table_cats[rng.randrange(len(table_cats))]
+        category = next_category(p, table_cats)
         plant_violation(
             self.world, p, victim, rng.uniform(hand.start, hand.end), category,
             table_id=hand.table_id, tournament_id=hand.tournament_id, hand_id=hand.hand_id, in_hand=hand.in_hand,
@@ -99,6 +99,12 @@ class Chatter:
         p.cooldown_until = hand.start + w.rng.expovariate(1.0 / self.interval)
 
 
+def next_category(p: Player, categories: list[str]) -> str:
+    """Abusers go through their categories in turn, so each one shows up early."""
+    p.plants += 1
+    return categories[p.plants % len(categories)]
+
+
 def plant_violation(
     world: World, p: Player, victim: Player, t: float, category: str, *, channel: str = "table",
     table_id: str | None = None, tournament_id: str | None = None, hand_id: str | None = None,
@@ -111,12 +117,13 @@ def plant_violation(
         texts = [bank_line(FLOOD_LINES, lang, world) for _ in range(rng.randint(8, 12))]
         times = [t + k * rng.uniform(0.3, 0.8) for k in range(len(texts))]
     elif category == "emoji_spam":
-        texts = [EMOJI_SPAM[rng.randrange(len(EMOJI_SPAM))] for _ in range(3)]
-        times = [t + k * rng.uniform(2, 5) for k in range(3)]
+        count = rng.randint(5, 7)
+        texts = [EMOJI_SPAM[rng.randrange(len(EMOJI_SPAM))] * rng.randint(1, 2) for _ in range(count)]
+        times = [t + k * rng.uniform(1, 3) for k in range(count)]
     elif category in ("harassment", "shouting"):
-        count = 3 if category == "harassment" else 2
+        count = 3 if category == "harassment" else rng.randint(4, 5)
         texts = [bank_line(VIOLATIONS[category], lang, world).replace("{v}", "@" + victim.nickname) for _ in range(count)]
-        times = [t + k * rng.uniform(5, 15) for k in range(count)]
+        times = [t + k * rng.uniform(5, 12) for k in range(count)]
     else:
         texts = [bank_line(VIOLATIONS[category], lang, world).replace("{v}", victim.nickname)]
         times = [t]

@@ -113,6 +113,8 @@ class _Table:
         min_raise = self.setup.big_blind
         order = [(first + k) % n for k in range(n)]
         pending = deque(i for i in order if self.can_act(i))
+        if len(pending) == 1 and self.bets[pending[0]] >= current:
+            pending.clear()  # alone with chips and owing nothing: no betting round at all
         may_raise = set(pending)
         aggressor: int | None = None
         while pending:
@@ -122,8 +124,6 @@ class _Table:
                 continue
             to_call = current - self.bets[i]
             others = any(j != i and self.can_act(j) for j in live)
-            if to_call <= 0 and not others:
-                continue
             max_to = self.bets[i] + self.stacks[i]
             spot = Spot(
                 index=i, street=self.street, to_call=max(0, to_call), current=current,

@@ -34,6 +34,7 @@ class Player:
     next_plant: float = 0.0
     cooldown_until: float = 0.0
     rest_until: float = 0.0
+    plants: int = 0
     seat_seconds: float = 0.0
 
 

@@ -10,6 +10,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from pipeline.categories import CATEGORIES
 from pipeline.contracts import CHAT, ChatMessage, Event
 from simulator.cash import CashTable, Hunt, Plot
 from simulator.chatter import Chatter
@@ -28,6 +29,8 @@ TABLE_PLAN: tuple[tuple[int, str, int], ...] = (
     (0, "all_in_or_fold", 6), (1, "all_in_or_fold", 6), (3, "vip", 6), (4, "vip", 6), (2, "regular", 2),
 )
 """(index into CASH_LEVELS, format, seats) of the cash tables, repeated as the room grows."""
+REPEAT_OFFENCES = 3
+"""Planted chat offences from which a player also counts as a repeat offender (first ban rung)."""
 
 
 class _Rendezvous:
@@ -162,12 +165,28 @@ class Room:
                 category="offensive_nickname", players=(pid,), start=seen[0].ts, end=seen[-1].ts,
                 event_ids=tuple(m.event_id for m in seen), detail={"nickname": seen[0].nickname},
             ))
+        self._repeat_offenders()
         seatings: list[Seating] = [t.seating for t in self.tables]
         seatings += [s for t in self.tournaments for s in t.tables]
         for seating in seatings:
             for seat in seating.seats.values():
                 seat.player.seat_seconds += max(0.0, w.end - seat.joined_at)
             seating.seats.clear()
+
+    def _repeat_offenders(self) -> None:
+        """A player with three or more planted chat offences is also a repeat offender."""
+        by_player: dict[str, list[TruthRow]] = {}
+        for row in self.world.truth:
+            if CATEGORIES.get(row.category, ("",))[0] == "chat" and len(row.players) == 1:
+                by_player.setdefault(row.players[0], []).append(row)
+        for pid, rows in by_player.items():
+            if len(rows) >= REPEAT_OFFENCES:
+                rows.sort(key=lambda r: r.start)
+                self.world.plant(TruthRow(
+                    category="repeat_offender", players=(pid,), start=rows[REPEAT_OFFENCES - 1].start,
+                    end=rows[-1].end, event_ids=tuple(e for r in rows for e in r.event_ids),
+                    detail={"offences": len(rows), "categories": sorted({r.category for r in rows})},
+                ))
 
     def summary(self) -> dict[str, Any]:
         """Counts by topic and truth category, personas, and honest exposure in player-hours."""

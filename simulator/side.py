@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.contracts import SNAPCAM, SnapCamReport
 from simulator.abuse import FALSE_REPORT, HONEST_REPORT, SNAPCAM_ABUSE, SNAPCAM_TRANSCRIPTS, VIOLATIONS
-from simulator.chatter import bank_line, plant_violation
+from simulator.chatter import bank_line, next_category, plant_violation
 from simulator.phrases import LOBBY, PRIVATE
 from simulator.population import Group, Player
 from simulator.truth import TruthRow
@@ -54,7 +54,7 @@ class LobbyChat:
         cats = [c for c in p.chat_categories if c != "hand_in_play"]
         victim = self.players[rng.randrange(len(self.players))]
         if cats and victim is not p:
-            plant_violation(self.world, p, victim, now + rng.uniform(0, 5), cats[rng.randrange(len(cats))],
+            plant_violation(self.world, p, victim, now + rng.uniform(0, 5), next_category(p, cats),
                             channel="lobby")
         p.next_plant = now + rng.expovariate(1.0 / self.world.config.rates.plant_interval_s)
 
@@ -116,7 +116,8 @@ class SnapCam:
             if now >= self.next_ring[ring.index]:
                 self._false_reports(now, ring)
                 self.next_ring[ring.index] = now + rng.expovariate(1.0 / interval) + interval
-        if rng.random() < len(self.seated) / 7200.0 * 30.0:
+        # An honest player files about one report per 20 hours of play, mostly about nothing much.
+        if rng.random() < len(self.seated) / (20 * 3600.0) * 30.0:
             reporter, reported = rng.sample(self.seated, 2)
             self._report(now, reporter, reported, "other", HONEST_REPORT[rng.randrange(len(HONEST_REPORT))], None)
         return now + 30.0

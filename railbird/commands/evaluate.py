@@ -1,0 +1,74 @@
+"""`railbird eval {chat,scenario}`: the chat model on labelled data, or the whole pipeline on a
+simulated room with planted offences."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from railbird.settings import Settings
+
+CHAT_EVAL_MODULE = "models.chat.evaluate"
+
+
+def _chat_module() -> ModuleType | None:
+    try:
+        return importlib.import_module(CHAT_EVAL_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and CHAT_EVAL_MODULE.startswith(exc.name):
+            return None
+        raise
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`chat` takes the chat evaluation's own options; `scenario` a seed and room size."""
+    sub = parser.add_subparsers(dest="eval_command", required=True, metavar="{chat,scenario}")
+    chat = sub.add_parser("chat", help="evaluate the chat model on the labelled datasets")
+    module = _chat_module() if "chat" in sys.argv[1:] else None
+    if module is not None:
+        module.add_chat_eval_arguments(chat)
+    else:
+        chat.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    scenario = sub.add_parser("scenario", help="simulate a room and score every detector on planted offences")
+    scenario.add_argument("--seed", type=int, default=1)
+    scenario.add_argument("--minutes", type=float, default=60.0, help="room time (default 60)")
+    scenario.add_argument("--players", type=int, default=300)
+    scenario.add_argument("--profile", choices=["normal", "demo"], default="normal")
+    scenario.add_argument("--out", default=None, help="also write the JSON result to this file")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    """Dispatch to the chosen evaluation."""
+    if args.eval_command == "chat":
+        module = _chat_module()
+        if module is None:
+            print(f"railbird eval chat: {CHAT_EVAL_MODULE} is not available in this build", file=sys.stderr)
+            return 2
+        return int(module.run_chat_eval(args, settings))
+    return _run_scenario(args, settings)
+
+
+def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
+    from railbird.wiring import make_pipeline, rules_from
+    from simulator.config import RoomConfig
+    from simulator.scenario import run_scenario
+
+    if args.minutes <= 0 or args.players < 1:
+        print("railbird eval scenario: --minutes and --players must be positive", file=sys.stderr)
+        return 2
+    pipeline = make_pipeline(settings)
+    registered = sorted({d.name for topic in ("chat.messages", "snapcam.reports", "seat.activity", "hand.records")
+                         for d in pipeline.detectors_for(topic)})
+    config = RoomConfig.for_profile(args.profile, seed=args.seed, minutes=args.minutes, players=args.players)
+    result = run_scenario(pipeline=pipeline, config=config, registered=registered,
+                          exempt_formats=rules_from(settings).exempt_formats)
+    result["rules_version"] = settings.rules_version
+    text = json.dumps(result, indent=2, ensure_ascii=False)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
