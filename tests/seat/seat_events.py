@@ -48,8 +48,6 @@ def seat(
     )
 
 
-def stint(
-    start: float, hands: int, *, minutes: float = 2.0, **kw: Any
-) -> list[SeatActivity]:
+def stint(start: float, hands: int, *, minutes: float = 2.0, **kw: Any) -> list[SeatActivity]:
     """A join then a leave after `hands` hands, `minutes` later."""
     return [seat("join", start, **kw), seat("leave", start + minutes * 60, hands=hands, **kw)]

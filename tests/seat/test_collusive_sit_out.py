@@ -103,7 +103,11 @@ def test_impossible_transitions_and_duplicates_are_counted() -> None:
     det, found = run(events)
     assert found == []
     assert det.anomalies == {
-        "implicit_join": 1, "sit_in_unexpected": 1, "duplicate": 1, "reconnect_unexpected": 1, "sit_out_unexpected": 1,
+        "implicit_join": 1,
+        "sit_in_unexpected": 1,
+        "duplicate": 1,
+        "reconnect_unexpected": 1,
+        "sit_out_unexpected": 1,
     }
 
 

@@ -34,11 +34,16 @@ def refusals(starts: list[float], hands: int = 3, **kw: Any) -> list[Any]:
 )
 def test_every_rung_of_the_ladder(n_refusals: int, blocks: list[int]) -> None:
     _, found = run(refusals([i * 600.0 for i in range(n_refusals)]))
-    assert [a.expires_at - a.starts_at for f in found for a in f.actions] == [timedelta(minutes=m) for m in blocks]
+    assert [a.expires_at - a.starts_at for f in found for a in f.actions] == [
+        timedelta(minutes=m) for m in blocks
+    ]
     for f in found:
         (action,) = f.actions
         assert (action.kind, action.scope, action.scope_value, action.disposition) == (
-            "table_block", "blind_level", "nl100", "automatic",
+            "table_block",
+            "blind_level",
+            "nl100",
+            "automatic",
         )
         assert action.starts_at == f.ts and f.rule == "table_leaving" and f.category == "hit_and_run"
         assert f.evidence["timeline"][0]["state"] == "seated"
@@ -73,9 +78,13 @@ def test_exempt_formats_per_rules_version(version: str, fmt: str, exempt: bool) 
 
 
 def test_blind_levels_are_counted_and_blocked_separately() -> None:
-    events = refusals([0.0], level="nl100") + refusals([600.0], level="nl200") + refusals([1200.0], level="nl100")
+    events = (
+        refusals([0.0], level="nl100") + refusals([600.0], level="nl200") + refusals([1200.0], level="nl100")
+    )
     _, found = run(events)
-    assert [(f.actions[0].scope_value, f.evidence["refusal"]["count_in_window"]) for f in found] == [("nl100", 2)]
+    assert [(f.actions[0].scope_value, f.evidence["refusal"]["count_in_window"]) for f in found] == [
+        ("nl100", 2)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -100,7 +109,12 @@ def test_what_counts_as_a_refusal(hands: int, seated: int, others_out: int, refu
 
 
 def test_sit_out_timeout_removal_ends_a_stint_and_timeline_shows_states() -> None:
-    events = [*refusals([0.0]), seat("join", 600.0), seat("sit_out", 650.0), seat("sit_out_timeout_removal", 900.0, hands=4)]
+    events = [
+        *refusals([0.0]),
+        seat("join", 600.0),
+        seat("sit_out", 650.0),
+        seat("sit_out_timeout_removal", 900.0, hands=4),
+    ]
     _, (f,) = run(events)
     assert [r["state"] for r in f.evidence["timeline"]] == ["seated", "sitting_out"]
     assert f.window_start == T0 + timedelta(seconds=600) and f.window_end == T0 + timedelta(seconds=900)
@@ -112,7 +126,11 @@ def test_tournament_events_are_ignored() -> None:
 
 
 def test_players_and_tables_are_independent() -> None:
-    events = refusals([0.0], player="a") + refusals([600.0], player="b") + refusals([1200.0], player="a", table="t2")
+    events = (
+        refusals([0.0], player="a")
+        + refusals([600.0], player="b")
+        + refusals([1200.0], player="a", table="t2")
+    )
     _, found = run(events)
     assert [f.players for f in found] == [("a",)]
 
@@ -129,7 +147,13 @@ def test_bad_input_is_counted_not_fatal() -> None:
     ]
     det, found = run(events)
     assert found == []
-    assert det.anomalies == {"duplicate": 1, "leave_without_join": 1, "no_stint": 1, "join_while_seated": 1, "late": 1}
+    assert det.anomalies == {
+        "duplicate": 1,
+        "leave_without_join": 1,
+        "no_stint": 1,
+        "join_while_seated": 1,
+        "late": 1,
+    }
 
 
 def test_out_of_order_within_lateness_is_reordered() -> None:

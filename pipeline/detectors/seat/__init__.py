@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipeline.detector import Detector
+from pipeline.detectors.seat.bumhunting import BumhuntingDetector
 from pipeline.detectors.seat.hit_and_run import HitAndRunDetector
 from pipeline.detectors.seat.sit_out import CollusiveSitOutDetector, PayoutContext
 from pipeline.rules import RulesConfig
@@ -13,7 +14,14 @@ def build_seat_detectors(*, rules: RulesConfig) -> list[Detector]:
     return [
         HitAndRunDetector(rules=rules),
         CollusiveSitOutDetector(),
+        BumhuntingDetector(),
     ]
 
 
-__all__ = ["CollusiveSitOutDetector", "HitAndRunDetector", "PayoutContext", "build_seat_detectors"]
+__all__ = [
+    "BumhuntingDetector",
+    "CollusiveSitOutDetector",
+    "HitAndRunDetector",
+    "PayoutContext",
+    "build_seat_detectors",
+]

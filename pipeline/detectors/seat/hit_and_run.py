@@ -32,7 +32,12 @@ STINT_TTL = 7 * 86_400.0
 MAX_STATES = 64
 """Timeline rows kept per stint; a stint with more state changes keeps its first ones."""
 SWEEP_EVERY = 4_096
-_STATE_AFTER = {"sit_out": "sitting_out", "sit_in": "seated", "disconnect": "disconnected", "reconnect": "seated"}
+_STATE_AFTER = {
+    "sit_out": "sitting_out",
+    "sit_in": "seated",
+    "disconnect": "disconnected",
+    "reconnect": "seated",
+}
 
 
 @dataclass(slots=True)

@@ -67,7 +67,9 @@ class _Player:
     open_start: float | None = None
     open_state: str = "sitting_out"
     starts: list[float] = field(default_factory=list)
-    intervals: deque[tuple[float, float, str, str, bool]] = field(default_factory=lambda: deque(maxlen=MAX_INTERVALS))
+    intervals: deque[tuple[float, float, str, str, bool]] = field(
+        default_factory=lambda: deque(maxlen=MAX_INTERVALS)
+    )
     field_wide: set[float] = field(default_factory=set)
 
 
@@ -175,7 +177,11 @@ class CollusiveSitOutDetector:
         setattr(p, flag, going_away)
         now_away = p.sitting_out or p.disconnected
         if now_away and not was_away:
-            p.open_start, p.open_state, p.table_id = ts, "sitting_out" if p.sitting_out else "disconnected", ev.table_id
+            p.open_start, p.open_state, p.table_id = (
+                ts,
+                "sitting_out" if p.sitting_out else "disconnected",
+                ev.table_id,
+            )
             t.raw_starts.append(ts)
             t.pending.append((ts, ev.player_id))
         elif was_away and not now_away:
@@ -317,7 +323,12 @@ class CollusiveSitOutDetector:
                 "null_model": NULL_MODEL,
                 "pair": list(best_pair),
                 "pairs": [
-                    {"players": list(k), "coincidences": v.coincidences, "expected": v.expected, "p_adjusted": v.p_adjusted}
+                    {
+                        "players": list(k),
+                        "coincidences": v.coincidences,
+                        "expected": v.expected,
+                        "p_adjusted": v.p_adjusted,
+                    }
                     for k, v in sorted(pairs.items())
                 ],
             },

@@ -74,8 +74,12 @@ def pair_test(
     n_tests: int,
 ) -> PairTest:
     """Tail probability of at least `coincidences` coincident starts under independence."""
-    mu_ab = expected_hits(a_starts, n_b=len(b_starts), b_presence=b_presence, field=field, tol=tol, window=window)
-    mu_ba = expected_hits(b_starts, n_b=len(a_starts), b_presence=a_presence, field=field, tol=tol, window=window)
+    mu_ab = expected_hits(
+        a_starts, n_b=len(b_starts), b_presence=b_presence, field=field, tol=tol, window=window
+    )
+    mu_ba = expected_hits(
+        b_starts, n_b=len(a_starts), b_presence=a_presence, field=field, tol=tol, window=window
+    )
     mu = max(mu_ab, mu_ba)
     p = float(poisson.sf(coincidences - 1, mu)) if coincidences > 0 else 1.0
     return PairTest(coincidences, mu, p, min(1.0, p * max(n_tests, 1)), n_tests)

@@ -1,0 +1,381 @@
+"""Bumhunting (house rules section 8): predatory table selection and flight from competent players.
+
+Consumes `hand.records` (to keep the shared skill table, `skill.SkillTable`) and cash-game
+`seat.activity`. For every player it measures avoidance:
+- flight: of the known-skill players who sit down at the player's table, how often the player
+  leaves within `flight_window` seconds, separately for strong arrivals and for the others (a leave
+  is at most one flight, attributed to strong if any strong arrival preceded it). Under the
+  null (leaving does not depend on who arrives) both rates are equal; the number of flights after
+  strong arrivals is tested against a binomial with the player's own rate after other arrivals,
+  shrunk towards the population rate (empirical Bayes), Bonferroni over tested players;
+- selection: the mean skill of the opponents already seated when the player joins, against the mean
+  over all joins (one-sided z-test, Bonferroni);
+- reported alongside: heads-up refusals against strong players, joins without a hand, time seated
+  but sitting out, and victims (weak players present at the player's joins again and again).
+State: table rosters, per-player counts (bounded by active players; idle ones expire) and the
+replicated skill table. See docs/seat-integrity.md for the keying.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scipy.stats import binom, norm
+
+from pipeline.categories import rule_of
+from pipeline.contracts import HAND, SEAT, Event, HandRecord, SeatActivity
+from pipeline.detectors.seat.common import iso, timeline_entry, utc
+from pipeline.detectors.seat.guard import InputGuard
+from pipeline.detectors.seat.skill import SkillTable
+from pipeline.findings import Finding, stable_id
+
+CATEGORY = "bumhunting"
+SWEEP_EVERY = 8_192
+NULL_MODEL = (
+    "leaving is independent of who arrives: flights after strong arrivals ~ Binomial(exposures, p0), "
+    "p0 = player's flight rate after other arrivals shrunk towards the population rate; "
+    "Bonferroni over players tested"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BumhuntConfig:
+    """Thresholds of the bumhunting statistics; defaults justified in docs/seat-integrity.md."""
+
+    flight_window: float = 300.0
+    strong_z: float = 0.8
+    weak_z: float = -0.8
+    min_exposures: int = 8
+    min_flights: int = 5
+    min_flight_rate: float = 0.5
+    prior_strength: float = 20.0
+    min_joins: int = 15
+    alpha: float = 0.01
+    victim_min: int = 2
+    player_ttl: float = 30 * 86_400.0
+
+
+@dataclass(slots=True)
+class _Seat:
+    join_ts: float
+    sitting_since: float | None = None
+    sat_out: float = 0.0
+    arrivals: deque[tuple[float, bool, str]] = field(default_factory=lambda: deque(maxlen=32))
+    heads_up_strong: bool = False
+
+
+@dataclass(slots=True)
+class _Behaviour:
+    exp_strong: int = 0
+    flights_strong: int = 0
+    exp_other: int = 0
+    flights_other: int = 0
+    joins: int = 0
+    join_skill: float = 0.0
+    stints: int = 0
+    zero_hand_stints: int = 0
+    seated_s: float = 0.0
+    sat_out_s: float = 0.0
+    hu_strong: int = 0
+    hu_strong_left: int = 0
+    victims: Counter[str] = field(default_factory=Counter)
+    sessions: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
+    last_seen: float = 0.0
+    flagged: bool = False
+
+
+@dataclass(slots=True)
+class BumhuntingDetector:
+    """Flags players who persistently avoid strong opponents and seek out weak ones."""
+
+    config: BumhuntConfig = field(default_factory=BumhuntConfig)
+    skills: SkillTable = field(default_factory=SkillTable)
+    lateness: float = 5.0
+    name: str = "seat.bumhunting"
+    topics: frozenset[str] = frozenset({SEAT, HAND})
+    anomalies: Counter[str] = field(default_factory=Counter)
+    _guard: InputGuard[SeatActivity | HandRecord] = field(init=False)
+    _tables: dict[str, dict[str, _Seat]] = field(default_factory=dict)
+    _players: dict[str, _Behaviour] = field(default_factory=dict)
+    _join_n: int = 0
+    _join_mean: float = 0.0
+    _join_m2: float = 0.0
+    _pop_exp_other: int = 0
+    _pop_flights_other: int = 0
+    _tested_flight: int = 0
+    _tested_join: int = 0
+    _events: int = 0
+
+    def __post_init__(self) -> None:
+        self._guard = InputGuard(lateness=self.lateness, anomalies=self.anomalies)
+
+    def key(self, event: Event) -> str:
+        """Stage 1 (rosters) is keyed by table; hand records are also broadcast to every instance."""
+        return event.table_id if isinstance(event, SeatActivity | HandRecord) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Feed a seat event or a hand record; findings for players who crossed the thresholds."""
+        if isinstance(event, SeatActivity) and event.game == "cash":
+            ts = event.ts.timestamp()
+        elif isinstance(event, HandRecord) and event.game == "cash":
+            ts = (event.started_at or event.ts).timestamp()
+        else:
+            return ()
+        return self._run(self._guard.admit(event, ts))
+
+    def flush(self) -> list[Finding]:
+        """End of stream: process whatever the reorder buffer holds."""
+        return self._run(self._guard.drain())
+
+    @property
+    def state_size(self) -> int:
+        """Seated players, tracked behaviours and skill entries: what memory grows with."""
+        return sum(len(t) for t in self._tables.values()) + len(self._players) + len(self.skills.players)
+
+    def _run(self, released: list[tuple[float, SeatActivity | HandRecord]]) -> list[Finding]:
+        out: list[Finding] = []
+        for ts, ev in released:
+            if isinstance(ev, HandRecord):
+                self.skills.add_hand(ev, ts)
+            else:
+                out.extend(self._seat(ts, ev))
+            self._events += 1
+            if self._events % SWEEP_EVERY == 0:
+                self._sweep(ts)
+        return out
+
+    def _behaviour(self, pid: str, ts: float) -> _Behaviour:
+        b = self._players.get(pid)
+        if b is None:
+            b = self._players[pid] = _Behaviour()
+        b.last_seen = ts
+        return b
+
+    def _seat(self, ts: float, ev: SeatActivity) -> list[Finding]:
+        roster = self._tables.setdefault(ev.table_id, {})
+        pid = ev.player_id
+        me = roster.get(pid)
+        if ev.action == "join":
+            if me is not None:
+                self.anomalies["join_while_seated"] += 1
+            self._join(ts, ev, roster)
+            return []
+        if me is None:
+            self.anomalies["no_seat"] += 1
+            return []
+        if ev.action == "sit_out":
+            if me.sitting_since is None:
+                me.sitting_since = ts
+        elif ev.action == "sit_in":
+            if me.sitting_since is None:
+                self.anomalies["sit_in_without_sit_out"] += 1
+            else:
+                me.sat_out += ts - me.sitting_since
+                me.sitting_since = None
+        elif ev.action in ("leave", "sit_out_timeout_removal"):
+            return self._leave(ts, ev, roster, me)
+        return []
+
+    def _join(self, ts: float, ev: SeatActivity, roster: dict[str, _Seat]) -> None:
+        cfg = self.config
+        pid = ev.player_id
+        b = self._behaviour(pid, ts)
+        level = self.skills.skill(pid)
+        strong = level is not None and level >= cfg.strong_z
+        known: list[float] = []
+        for other, seat in roster.items():
+            if other == pid:
+                continue
+            ob = self._behaviour(other, ts)
+            if level is not None:
+                seat.arrivals.append((ts, strong, pid))
+                if strong:
+                    ob.exp_strong += 1
+                    self._tested_flight += ob.exp_strong == cfg.min_exposures
+                else:
+                    ob.exp_other += 1
+                    self._pop_exp_other += 1
+            if strong and len(roster) == 1:
+                seat.heads_up_strong = True
+                ob.hu_strong += 1
+            other_level = self.skills.skill(other)
+            if other_level is not None:
+                known.append(other_level)
+                if other_level <= cfg.weak_z:
+                    b.victims[other] += 1
+        if len(b.victims) > 256:
+            b.victims = Counter(dict(b.victims.most_common(64)))
+        if known:
+            mean = sum(known) / len(known)
+            b.joins += 1
+            self._tested_join += b.joins == cfg.min_joins
+            b.join_skill += mean
+            self._join_n += 1
+            delta = mean - self._join_mean
+            self._join_mean += delta / self._join_n
+            self._join_m2 += delta * (mean - self._join_mean)
+        roster[pid] = _Seat(join_ts=ts)
+
+    def _leave(self, ts: float, ev: SeatActivity, roster: dict[str, _Seat], me: _Seat) -> list[Finding]:
+        cfg = self.config
+        pid = ev.player_id
+        del roster[pid]
+        if not roster:
+            del self._tables[ev.table_id]
+        b = self._behaviour(pid, ts)
+        if me.sitting_since is not None:
+            me.sat_out += ts - me.sitting_since
+        b.stints += 1
+        b.zero_hand_stints += ev.hands_played_at_table == 0
+        b.seated_s += ts - me.join_ts
+        b.sat_out_s += me.sat_out
+        # One leave is at most one flight, so a burst of arrivals cannot multiply the evidence.
+        recent = [(strong, who) for at, strong, who in me.arrivals if ts - at <= cfg.flight_window]
+        fled = [who for strong, who in recent if strong]
+        if fled:
+            b.flights_strong += 1
+        elif recent:
+            b.flights_other += 1
+            self._pop_flights_other += 1
+        if me.heads_up_strong and ts - me.join_ts >= 0 and ev.players_seated == 2:
+            b.hu_strong_left += 1
+        b.sessions.append(
+            {
+                "table_id": ev.table_id,
+                "join": me.join_ts,
+                "leave": ts,
+                "hands": ev.hands_played_at_table,
+                "fled_from": fled,
+                "sat_out_s": round(me.sat_out, 1),
+            }
+        )
+        if b.flagged:
+            return []
+        return self._evaluate(ts, ev, b)
+
+    def _evaluate(self, ts: float, ev: SeatActivity, b: _Behaviour) -> list[Finding]:
+        cfg = self.config
+        flight = self._flight_test(b)
+        join = self._join_test(b)
+        if min(flight["p_adjusted"], join["p_adjusted"]) > cfg.alpha:
+            return []
+        b.flagged = True
+        return [self._finding(ts, ev, b, flight, join)]
+
+    def _flight_test(self, b: _Behaviour) -> dict[str, Any]:
+        cfg = self.config
+        k, n = b.flights_strong, b.exp_strong
+        if n < cfg.min_exposures or k < cfg.min_flights or k < cfg.min_flight_rate * n:
+            return {"p_adjusted": 1.0}
+        pop_rate = self._pop_flights_other / max(self._pop_exp_other, 1)
+        p0 = (b.flights_other + cfg.prior_strength * pop_rate) / (b.exp_other + cfg.prior_strength)
+        p0 = min(max(p0, 1e-3), 0.999)
+        tested = self._tested_flight
+        p_value = float(binom.sf(k - 1, n, p0))
+        return {
+            "name": "flight_after_strong_arrival",
+            "value": round(k / n, 4),
+            "flights": k,
+            "exposures": n,
+            "expected": round(p0, 4),
+            "other_flights": b.flights_other,
+            "other_exposures": b.exp_other,
+            "p_value": p_value,
+            "p_adjusted": min(1.0, p_value * max(tested, 1)),
+            "n_tests": tested,
+            "null_model": NULL_MODEL,
+        }
+
+    def _join_test(self, b: _Behaviour) -> dict[str, Any]:
+        cfg = self.config
+        if b.joins < cfg.min_joins or self._join_n < 2 * cfg.min_joins:
+            return {"p_adjusted": 1.0}
+        sd = math.sqrt(self._join_m2 / (self._join_n - 1)) or 1e-6
+        mean = b.join_skill / b.joins
+        z = (mean - self._join_mean) / (sd / math.sqrt(b.joins))
+        tested = self._tested_join
+        p_value = float(norm.cdf(z))
+        return {
+            "name": "opponent_skill_at_join",
+            "value": round(mean, 4),
+            "expected": round(self._join_mean, 4),
+            "z": round(z, 3),
+            "joins": b.joins,
+            "p_value": p_value,
+            "p_adjusted": min(1.0, p_value * max(tested, 1)),
+            "n_tests": tested,
+            "null_model": "opponents' mean skill at join ~ Normal(mean over all joins, sd/sqrt(joins))",
+        }
+
+    def _finding(
+        self, ts: float, ev: SeatActivity, b: _Behaviour, flight: dict[str, Any], join: dict[str, Any]
+    ) -> Finding:
+        cfg = self.config
+        pid = ev.player_id
+        best = min(flight["p_adjusted"], join["p_adjusted"])
+        main = flight if flight["p_adjusted"] <= join["p_adjusted"] else join
+        victims = [v for v, c in b.victims.most_common(10) if c >= cfg.victim_min]
+        sessions = list(b.sessions)
+        start = min(s["join"] for s in sessions)
+        fid = stable_id("fnd", self.name, pid, ev.event_id)
+        statistic = {
+            **main,
+            "flight": flight if flight.get("name") else None,
+            "selection": join if join.get("name") else None,
+        }
+        return Finding(
+            finding_id=fid,
+            detector=self.name,
+            rule=rule_of(CATEGORY),
+            family="seat",
+            category=CATEGORY,
+            score=round(min(1.0, 0.6 + 0.4 * min(1.0, -math.log10(max(best, 1e-300)) / 10)), 4),
+            players=(pid,),
+            ts=ev.ts,
+            window_start=utc(start),
+            window_end=ev.ts,
+            summary=(
+                f"{pid} left within {cfg.flight_window:.0f}s after {b.flights_strong}/{b.exp_strong} strong "
+                f"arrivals (vs {b.flights_other}/{b.exp_other} others); {len(victims)} repeated weak opponents"
+            ),
+            source_event_ids=(ev.event_id,),
+            evidence={
+                "statistic": statistic,
+                "victims": victims,
+                "timeline": [
+                    timeline_entry(
+                        player_id=pid,
+                        table_id=s["table_id"],
+                        tournament_id=None,
+                        start=s["join"],
+                        end=s["leave"],
+                        state="seated",
+                    )
+                    for s in sessions
+                ],
+                "sessions": [{**s, "join": iso(s["join"]), "leave": iso(s["leave"])} for s in sessions],
+                "behaviour": {
+                    "stints": b.stints,
+                    "joins_without_play": b.zero_hand_stints,
+                    "sat_out_share": round(b.sat_out_s / b.seated_s, 4) if b.seated_s else 0.0,
+                    "heads_up_vs_strong": b.hu_strong,
+                    "heads_up_vs_strong_left": b.hu_strong_left,
+                },
+                "skill": {p: self.skills.profile(p) for p in [pid, *victims]},
+            },
+        )
+
+    def _sweep(self, now: float) -> None:
+        horizon = now - self.config.player_ttl
+        seated = {p for t in self._tables.values() for p in t}
+        for pid in [p for p, b in self._players.items() if b.last_seen < horizon and p not in seated]:
+            b = self._players.pop(pid)
+            self._pop_exp_other -= b.exp_other
+            self._pop_flights_other -= b.flights_other
+            self._tested_flight -= b.exp_strong >= self.config.min_exposures
+            self._tested_join -= b.joins >= self.config.min_joins
+        self.skills.expire(now)

@@ -1,0 +1,195 @@
+"""Player skill estimated from hand records, shrunk towards the population for small samples.
+
+Per player: hands, net result in big blinds (win rate, bb/100), VPIP and PFR from the PHH preflop
+actions, and postflop aggression. Small samples are unreliable, so every estimate is shrunk by
+empirical Bayes: proportions with a beta prior of `prior_hands` pseudo-hands at the population rate,
+the win rate with a normal prior whose variance tau^2 is estimated from the spread of player means
+(method of moments). The skill index averages the population z-scores of the shrunk win rate and
+of the shrunk PFR/VPIP ratio (tight-aggressive regulars score high, loose-passive players low); it
+is a ranking aid for avoidance statistics, not a verdict about anybody.
+
+The table is shared state: in a scaled deployment every bumhunting instance consumes all of
+`hand.records` (a broadcast input, ~2,000 hands/s) and keeps its own replica; entries expire after
+`ttl` seconds without a hand, so memory follows active players.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from pipeline.contracts import HandRecord
+
+RECOMPUTE_EVERY = 512
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    """Running counts for one player."""
+
+    hands: int = 0
+    net_bb: float = 0.0
+    net_bb_sq: float = 0.0
+    vpip: int = 0
+    pfr: int = 0
+    aggressive: int = 0
+    passive: int = 0
+    last_seen: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Population:
+    """Population moments the shrinkage and the z-scores use; recomputed every few hundred hands."""
+
+    vpip: float = 0.3
+    pfr: float = 0.12
+    winrate: float = 0.0
+    tau2: float = 25.0
+    hand_var: float = 10_000.0
+    ratio_mean: float = 0.4
+    ratio_sd: float = 0.2
+    wr_mean: float = 0.0
+    wr_sd: float = 5.0
+
+
+@dataclass(slots=True)
+class SkillTable:
+    """Skill per player from hand records; `skill(player)` is None until enough hands are seen."""
+
+    min_hands: int = 30
+    prior_hands: float = 30.0
+    ttl: float = 90 * 86_400.0
+    players: dict[str, PlayerStats] = field(default_factory=dict)
+    population: Population = field(default_factory=Population)
+    _since: int = 0
+
+    def add_hand(self, hand: HandRecord, ts: float) -> None:
+        """Fold one finished hand into every seated player's counts."""
+        bb = max(hand.blinds_or_straddles, default=0) or hand.min_bet or 1
+        preflop, postflop = _split_streets(hand.actions)
+        blind_of = hand.blinds_or_straddles
+        for i, pid in enumerate(hand.players, start=1):
+            st = self.players.get(pid)
+            if st is None:
+                st = self.players[pid] = PlayerStats()
+            st.hands += 1
+            st.last_seen = ts
+            if hand.finishing_stacks:
+                net = (hand.finishing_stacks[i - 1] - hand.starting_stacks[i - 1]) / bb
+                st.net_bb += net
+                st.net_bb_sq += net * net
+            voluntary, raised = _preflop_flags(
+                preflop, i, is_big_blind=bool(blind_of) and blind_of[i - 1] == bb
+            )
+            st.vpip += voluntary
+            st.pfr += raised
+            st.aggressive += sum(1 for a in postflop if a.startswith(f"p{i} cbr"))
+            st.passive += sum(1 for a in postflop if a == f"p{i} cc")
+        self._since += 1
+        if self._since >= RECOMPUTE_EVERY:
+            self.recompute()
+
+    def recompute(self) -> None:
+        """Re-estimate population moments from players with enough hands."""
+        self._since = 0
+        rows = [s for s in self.players.values() if s.hands >= self.min_hands]
+        if len(rows) < 5:
+            return
+        hands = sum(s.hands for s in rows)
+        vpip = sum(s.vpip for s in rows) / hands
+        pfr = sum(s.pfr for s in rows) / hands
+        mean_net = sum(s.net_bb for s in rows) / hands
+        hand_var = max(sum(s.net_bb_sq for s in rows) / hands - mean_net**2, 1e-6)
+        means = [100 * s.net_bb / s.hands for s in rows]
+        mu = sum(means) / len(means)
+        spread = sum((m - mu) ** 2 for m in means) / len(means)
+        noise = sum(10_000 * hand_var / s.hands for s in rows) / len(rows)
+        base = Population(vpip=vpip, pfr=pfr, winrate=mu, tau2=max(spread - noise, 1.0), hand_var=hand_var)
+        ratios = [_ratio(s, base, self.prior_hands) for s in rows]
+        rates = [_winrate(s, base) for s in rows]
+        self.population = Population(
+            vpip=vpip,
+            pfr=pfr,
+            winrate=mu,
+            tau2=base.tau2,
+            hand_var=hand_var,
+            ratio_mean=_mean(ratios),
+            ratio_sd=_sd(ratios),
+            wr_mean=_mean(rates),
+            wr_sd=_sd(rates),
+        )
+
+    def skill(self, player_id: str) -> float | None:
+        """Skill index (population z-score scale) or None for a player with too few hands."""
+        st = self.players.get(player_id)
+        if st is None or st.hands < self.min_hands:
+            return None
+        pop = self.population
+        z_ratio = (_ratio(st, pop, self.prior_hands) - pop.ratio_mean) / pop.ratio_sd
+        z_rate = (_winrate(st, pop) - pop.wr_mean) / pop.wr_sd
+        return 0.5 * z_ratio + 0.5 * z_rate
+
+    def profile(self, player_id: str) -> dict[str, float | None]:
+        """Shrunk estimates for evidence: hands, bb/100, VPIP, PFR, aggression factor, skill."""
+        st = self.players.get(player_id, PlayerStats())
+        pop = self.population
+        k = self.prior_hands
+        return {
+            "hands": st.hands,
+            "bb_per_100": round(_winrate(st, pop), 2),
+            "vpip": round((st.vpip + k * pop.vpip) / (st.hands + k), 3),
+            "pfr": round((st.pfr + k * pop.pfr) / (st.hands + k), 3),
+            "aggression": round(st.aggressive / max(st.passive, 1), 2),
+            "skill": round(s, 3) if (s := self.skill(player_id)) is not None else None,
+        }
+
+    def expire(self, now: float) -> None:
+        """Forget players with no hand for `ttl` seconds."""
+        for pid in [p for p, s in self.players.items() if s.last_seen < now - self.ttl]:
+            del self.players[pid]
+
+
+def _split_streets(actions: list[str]) -> tuple[list[str], list[str]]:
+    for i, a in enumerate(actions):
+        if a.startswith("d db"):
+            return actions[:i], actions[i:]
+    return actions, []
+
+
+def _preflop_flags(preflop: list[str], seat: int, *, is_big_blind: bool) -> tuple[bool, bool]:
+    """(voluntarily put money in, raised) for one player: the big blind checking is not voluntary."""
+    raised_before = voluntary = raised = False
+    me = f"p{seat} "
+    for a in preflop:
+        if a.startswith(me):
+            if a.startswith(me + "cbr"):
+                voluntary = raised = True
+            elif a == me + "cc" and (raised_before or not is_big_blind):
+                voluntary = True
+        elif " cbr " in a and not a.startswith("d"):
+            raised_before = True
+    return voluntary, raised
+
+
+def _ratio(st: PlayerStats, pop: Population, k: float) -> float:
+    vpip = (st.vpip + k * pop.vpip) / (st.hands + k)
+    pfr = (st.pfr + k * pop.pfr) / (st.hands + k)
+    return pfr / max(vpip, 1e-6)
+
+
+def _winrate(st: PlayerStats, pop: Population) -> float:
+    """Empirical-Bayes win rate in bb/100: the player's mean pulled towards the population."""
+    if st.hands == 0:
+        return pop.winrate
+    noise = 10_000 * pop.hand_var / st.hands
+    weight = pop.tau2 / (pop.tau2 + noise)
+    return pop.winrate + weight * (100 * st.net_bb / st.hands - pop.winrate)
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)
+
+
+def _sd(xs: list[float]) -> float:
+    mu = _mean(xs)
+    return max(math.sqrt(sum((x - mu) ** 2 for x in xs) / len(xs)), 1e-6)
