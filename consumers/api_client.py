@@ -114,7 +114,9 @@ class ReviewApiClient:
         if status >= 500:
             raise TransientError(f"review API unavailable ({status})", kind="unavailable")
         if status in CONFIG_STATUSES:
-            raise TransientError(f"review API refused the service ({status}): check token and URL", kind="auth")
+            raise TransientError(
+                f"review API refused the service ({status}): check token and URL", kind="auth"
+            )
         try:
             payload = response.json()
         except ValueError:

@@ -41,7 +41,9 @@ class Readiness:
         return (not waiting and api_ok), detail
 
 
-def ops_app(registry: CollectorRegistry, readiness: Readiness) -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
+def ops_app(
+    registry: CollectorRegistry, readiness: Readiness
+) -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
     """WSGI app serving metrics, liveness and readiness."""
     metrics_app = make_wsgi_app(registry)
 
@@ -65,6 +67,8 @@ def _json(start_response: StartResponse, status: int, body: dict[str, object]) -
 
 def serve_ops(*, host: str, port: int, registry: CollectorRegistry, readiness: Readiness) -> WSGIServer:
     """Start the ops server in a daemon thread; call `shutdown()` on the result to stop it."""
-    server = make_server(host, port, ops_app(registry, readiness), ThreadingWSGIServer, handler_class=_SilentHandler)
+    server = make_server(
+        host, port, ops_app(registry, readiness), ThreadingWSGIServer, handler_class=_SilentHandler
+    )
     threading.Thread(target=server.serve_forever, name="railbird-ops-http", daemon=True).start()
     return server

@@ -21,7 +21,10 @@ class KafkaHistoryReader:
     def read(self, tp: TopicPartition, *, lookback_s: float, until_offset: int) -> Iterator[RecordLike]:
         """Records of `tp` newer than the lookback and below `until_offset`, in order."""
         consumer = KafkaConsumer(
-            bootstrap_servers=self._bootstrap, enable_auto_commit=False, group_id=None, client_id="railbird-history"
+            bootstrap_servers=self._bootstrap,
+            enable_auto_commit=False,
+            group_id=None,
+            client_id="railbird-history",
         )
         try:
             consumer.assign([tp])

@@ -70,6 +70,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
     backoff: Backoff = field(default_factory=Backoff)
     clock: Callable[[], float] = time.time
     status: LaneStatus = field(default_factory=LaneStatus)
+    _pending_assignment: set[TopicPartition] | None = field(default=None, init=False, repr=False)
 
     def run(self) -> None:
         """Loop until `stop` is set; the batch in hand is finished and committed, then close."""
@@ -77,13 +78,18 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             while not self.stop.is_set():
                 self.step()
         except StopRequestedError:
-            log.warning("stopping with a batch in hand; it will be redelivered", extra={"group": self.config.group})
+            log.warning(
+                "stopping with a batch in hand; it will be redelivered", extra={"group": self.config.group}
+            )
         finally:
             self.consumer.close(autocommit=False)
 
     def step(self) -> int:
         """Poll once and handle what came; the number of records handled."""
-        polled = self.consumer.poll(timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_records)
+        polled = self.consumer.poll(
+            timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_records
+        )
+        self._apply_assignment()
         records: list[RecordLike] = [r for batch in polled.values() for r in batch]
         if records:
             self.handle_batch(records)
@@ -133,6 +139,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 self.consumer.pause(*assigned)
             # Paused partitions return nothing; the call keeps max_poll_interval_ms satisfied.
             self.consumer.poll(timeout_ms=0, max_records=1)
+            self._apply_assignment()
             remaining = deadline - time.monotonic()
             if remaining <= 0 or self.stop.wait(min(remaining, self.config.keepalive_s)):
                 return
@@ -145,7 +152,9 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
     def _produce_routes(self, routes: list[Route]) -> None:
         if not routes:
             return
-        self._retry("rekey", lambda: self._send_all([(r.topic, r.key, r.value, list(r.headers)) for r in routes]))
+        self._retry(
+            "rekey", lambda: self._send_all([(r.topic, r.key, r.value, list(r.headers)) for r in routes])
+        )
         for topic, n in Counter(r.topic for r in routes).items():
             self.metrics.events_out.labels(topic, "rekey").inc(n)
 
@@ -179,7 +188,9 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                     rej.message,
                     extra={"event_id": rej.finding.finding_id, "detector": rej.finding.detector},
                 )
-                dead.append((source[rej.finding.finding_id], "processing", f"review API {rej.status}: {rej.message}"))
+                dead.append(
+                    (source[rej.finding.finding_id], "processing", f"review API {rej.status}: {rej.message}")
+                )
         return dead
 
     def _produce_dead_letters(self, dead: list[tuple[RecordLike, ErrorKind, str]]) -> None:
@@ -207,7 +218,12 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             log.warning(
                 "dead-lettered: %s",
                 reason,
-                extra={"topic": record.topic, "partition": record.partition, "offset": record.offset, "kind": kind},
+                extra={
+                    "topic": record.topic,
+                    "partition": record.partition,
+                    "offset": record.offset,
+                    "kind": kind,
+                },
             )
         self._retry("dlq", lambda: self._send_all(messages))
 
@@ -246,21 +262,28 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             raise TransientError(f"commit failed: {type(exc).__name__}", kind="commit") from exc
 
     def _highwater(self, tp: TopicPartition) -> int | None:
-        highwater = getattr(self.consumer, "highwater", None)
-        return highwater(tp) if highwater is not None else None
+        value = self.consumer.highwater(tp)
+        return None if value is None else int(value)
 
-    # ConsumerRebalanceListener: called from inside poll().
+    # ConsumerRebalanceListener. kafka-python 3 calls these on its IO thread, where no blocking
+    # consumer call is allowed: they only record the change, and the lane's own thread applies it
+    # right after `poll()` returns, before any record of the new assignment is processed.
     def on_partitions_revoked(self, revoked: set[TopicPartition]) -> None:
-        """Every completed batch is already committed; let the processor know."""
-        log.info("partitions revoked", extra={"group": self.config.group, "count": len(revoked)})
+        """Every completed batch is already committed; nothing to flush."""
+        self._pending_assignment = None
         self.processor.on_revoked(revoked)
 
     def on_partitions_assigned(self, assigned: set[TopicPartition]) -> None:
-        """Rebuild state for the new partitions, then report the lane as joined."""
-        committed = getattr(self.consumer, "committed", lambda tp: None)
+        """Remember the assignment; `_apply_assignment` rebuilds state on the lane's thread."""
+        self._pending_assignment = set(assigned)
+
+    def _apply_assignment(self) -> None:
+        assigned, self._pending_assignment = self._pending_assignment, None
+        if assigned is None:
+            return
 
         def offset_of(tp: TopicPartition) -> int | None:
-            value = committed(tp)
+            value = self.consumer.committed(tp)
             return None if value is None else int(value)
 
         self.processor.on_assigned(assigned, offset_of)

@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 CONTEXT_FIELDS = ("topic", "partition", "offset", "event_id", "detector", "group", "kind", "count", "delay_s")
-SECRET = re.compile(r"(Bearer\s+)[A-Za-z0-9._~+/=-]+|((?:token|password|secret)[\"']?\s*[:=]\s*[\"']?)[^\s\"',}]+", re.I)
+SECRET = re.compile(
+    r"(Bearer\s+)[A-Za-z0-9._~+/=-]+|((?:token|password|secret)[\"']?\s*[:=]\s*[\"']?)[^\s\"',}]+", re.I
+)
 
 
 def redact(text: str) -> str:

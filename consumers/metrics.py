@@ -32,11 +32,23 @@ class ConsumerMetrics:
             registry=registry,
             events_in=Counter("railbird_events_in", "Records consumed", ["topic"], registry=registry),
             events_out=Counter(
-                "railbird_events_out", "Records produced or written, by kind", ["topic", "kind"], registry=registry
+                "railbird_events_out",
+                "Records produced or written, by kind",
+                ["topic", "kind"],
+                registry=registry,
             ),
-            lag=Gauge("railbird_consumer_lag", "Records behind the high watermark", ["topic", "partition"], registry=registry),
+            lag=Gauge(
+                "railbird_consumer_lag",
+                "Records behind the high watermark",
+                ["topic", "partition"],
+                registry=registry,
+            ),
             batch_seconds=Histogram(
-                "railbird_batch_seconds", "Poll-to-commit time of a batch", ["topic"], buckets=LATENCY_BUCKETS, registry=registry
+                "railbird_batch_seconds",
+                "Poll-to-commit time of a batch",
+                ["topic"],
+                buckets=LATENCY_BUCKETS,
+                registry=registry,
             ),
             record_latency=Histogram(
                 "railbird_record_latency_seconds",
@@ -46,12 +58,17 @@ class ConsumerMetrics:
                 registry=registry,
             ),
             dead_letters=Counter(
-                "railbird_dead_letters", "Records sent to a dead-letter topic", ["topic", "reason"], registry=registry
+                "railbird_dead_letters",
+                "Records sent to a dead-letter topic",
+                ["topic", "reason"],
+                registry=registry,
             ),
             findings=Counter("railbird_findings", "Findings produced", ["detector"], registry=registry),
             detector_errors=Counter(
                 "railbird_detector_errors", "Detector exceptions on an event", ["detector"], registry=registry
             ),
-            api_errors=Counter("railbird_api_write_errors", "Failed review API writes", ["kind"], registry=registry),
+            api_errors=Counter(
+                "railbird_api_write_errors", "Failed review API writes", ["kind"], registry=registry
+            ),
             api_requests=Counter("railbird_api_requests", "Review API batch requests", registry=registry),
         )

@@ -48,6 +48,10 @@ class ConsumerPort(Protocol):
 
     def close(self, autocommit: bool = True, timeout_ms: Any = None) -> Any: ...
 
+    def committed(self, partition: TopicPartition) -> Any: ...
+
+    def highwater(self, partition: TopicPartition) -> Any: ...
+
 
 class SendFuture(Protocol):
     """An in-flight produce; `get` blocks until the broker acknowledged it or raises."""

@@ -203,7 +203,9 @@ class KeyedProcessor:
         state.next_offset = record.offset + 1
         source = header(record, SOURCE_TOPIC_HEADER)
         if source is None:
-            return Handled(record, dead=("invalid", f"re-keyed record without the {SOURCE_TOPIC_HEADER} header"))
+            return Handled(
+                record, dead=("invalid", f"re-keyed record without the {SOURCE_TOPIC_HEADER} header")
+            )
         event = decode_record(source, record)
         if isinstance(event, Handled):
             return event
@@ -233,7 +235,9 @@ class KeyedProcessor:
 
     def _fresh(self) -> PartitionState:
         detector = self._make()
-        return PartitionState(Pipeline({self.detector: detector}, rules=self._rules), SeenIds(self._seen_capacity))
+        return PartitionState(
+            Pipeline({self.detector: detector}, rules=self._rules), SeenIds(self._seen_capacity)
+        )
 
     def _rebuild(self, tp: TopicPartition, until: int | None) -> PartitionState:
         state = self._fresh()

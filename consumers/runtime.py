@@ -153,7 +153,9 @@ def run_lanes(lanes: Mapping[str, Lane], *, stop: threading.Event) -> int:
             failed.append(topic)
             stop.set()
 
-    threads = [threading.Thread(target=guarded, args=(t, lane), name=f"lane-{t}") for t, lane in lanes.items()]
+    threads = [
+        threading.Thread(target=guarded, args=(t, lane), name=f"lane-{t}") for t, lane in lanes.items()
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -26,7 +26,6 @@ from consumers.topics import ensure_topics
 from pipeline.contracts import INPUT_TOPICS
 from pipeline.rules import RulesConfig
 from railbird.settings import Settings
-from railbird.wiring import make_detector_factory, rules_from
 
 log = logging.getLogger("railbird.consume")
 
@@ -60,6 +59,10 @@ def runtime_config(settings: Settings) -> RuntimeConfig:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Consume the chosen topics with every registered detector until SIGTERM/SIGINT."""
+    # Imported here: the registry (and its models) is needed by this entry point only; `serve`
+    # takes any detector factory, which is how the integration tests run it with test doubles.
+    from railbird.wiring import make_detector_factory, rules_from
+
     configure_json_logging(level=settings.log_level)
     port = settings.metrics_port if args.metrics_port is None else args.metrics_port
     inputs = sorted(INPUT_TOPICS) if args.all else list(args.topic)

@@ -40,9 +40,17 @@ class FakeConsumer:
     polls: int = 0
     paused_polls: int = 0
     closed: bool = False
+    next_assignment: set[TopicPartition] | None = None
 
-    def append(self, topic: str, partition: int, value: bytes | None, *, key: bytes | None = None,
-               headers: tuple[tuple[str, bytes | None], ...] = ()) -> FakeRecord:
+    def append(
+        self,
+        topic: str,
+        partition: int,
+        value: bytes | None,
+        *,
+        key: bytes | None = None,
+        headers: tuple[tuple[str, bytes | None], ...] = (),
+    ) -> FakeRecord:
         """Add a record at the end of a partition."""
         tp = TopicPartition(topic, partition)
         records = self.log.setdefault(tp, [])
@@ -51,18 +59,26 @@ class FakeConsumer:
         return record
 
     def rebalance(self, partitions: Iterable[TopicPartition]) -> None:
-        """Revoke everything, assign `partitions`, restart from the committed offsets."""
+        """At the next poll() (as in kafka-python): revoke everything, assign `partitions`, and
+        restart them from the committed offsets."""
+        self.next_assignment = set(partitions)
+
+    def _apply_rebalance(self) -> None:
+        if self.next_assignment is None:
+            return
         if self.listener is not None and self.assigned:
             self.listener.on_partitions_revoked(set(self.assigned))
-        self.assigned = set(partitions)
+        self.assigned, self.next_assignment = self.next_assignment, None
         self.paused_set &= self.assigned
         self.positions = {tp: self.committed_offsets.get(tp, 0) for tp in self.assigned}
         if self.listener is not None:
             self.listener.on_partitions_assigned(set(self.assigned))
 
-    def poll(self, timeout_ms: int = 0, max_records: int | None = None, update_offsets: bool = True
-             ) -> dict[TopicPartition, list[FakeRecord]]:
+    def poll(
+        self, timeout_ms: int = 0, max_records: int | None = None, update_offsets: bool = True
+    ) -> dict[TopicPartition, list[FakeRecord]]:
         self.polls += 1
+        self._apply_rebalance()
         budget = max_records or 500
         out: dict[TopicPartition, list[FakeRecord]] = {}
         for tp in sorted(self.assigned, key=lambda t: (t.topic, t.partition)):
@@ -79,7 +95,9 @@ class FakeConsumer:
                 break
         return out
 
-    def commit(self, offsets: dict[TopicPartition, OffsetAndMetadata] | None = None, timeout_ms: Any = None) -> None:
+    def commit(
+        self, offsets: dict[TopicPartition, OffsetAndMetadata] | None = None, timeout_ms: Any = None
+    ) -> None:
         plain = {tp: om.offset for tp, om in (offsets or {}).items()}
         self.commits.append(plain)
         self.committed_offsets.update(plain)
@@ -121,13 +139,21 @@ class FakeFuture:
 class FakeProducer:
     """Records what was acknowledged; `fail_next` sends time out (as an unreachable broker does)."""
 
-    acked: list[tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]] | None]] = field(default_factory=list)
+    acked: list[tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]] | None]] = field(
+        default_factory=list
+    )
     fail_next: int = 0
     attempts: int = 0
 
-    def send(self, topic: str, value: bytes | None = None, key: bytes | None = None,
-             headers: list[tuple[str, bytes]] | None = None, partition: int | None = None,
-             timestamp_ms: int | None = None) -> FakeFuture:
+    def send(
+        self,
+        topic: str,
+        value: bytes | None = None,
+        key: bytes | None = None,
+        headers: list[tuple[str, bytes]] | None = None,
+        partition: int | None = None,
+        timestamp_ms: int | None = None,
+    ) -> FakeFuture:
         self.attempts += 1
         if self.fail_next > 0:
             self.fail_next -= 1

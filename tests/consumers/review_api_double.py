@@ -4,6 +4,7 @@ with a switchable 503 mode and per-finding rejections. Served in-process by uvic
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -36,6 +37,8 @@ class IngestStore:
         """Answer 503 to this many requests (negative: until set back to 0)."""
         self.reject_ids: set[str] = set()
         self.requests = 0
+        self.delay_s = 0.0
+        """Served double only: answer each request this much later (a slow database)."""
         self.statuses: Counter[int] = Counter()
         self.latencies: list[tuple[str, float]] = []
         self._lock = threading.Lock()
@@ -98,6 +101,8 @@ def make_app(store: IngestStore) -> FastAPI:
             body = json.loads(await request.body())
         except ValueError:
             return JSONResponse({"detail": "not JSON"}, status_code=422)
+        if store.delay_s:
+            await asyncio.sleep(store.delay_s)
         status, out = store.ingest(body, request.headers.get("authorization"))
         return JSONResponse(out, status_code=status)
 

@@ -43,8 +43,13 @@ def make_lane(
     lane = Lane(
         consumer=consumer,
         producer=producer or FakeProducer(),
-        api=ReviewApiClient(base_url="http://api", token=TOKEN, timeout_s=1, batch_size=batch_size,
-                            transport=store.transport()),
+        api=ReviewApiClient(
+            base_url="http://api",
+            token=TOKEN,
+            timeout_s=1,
+            batch_size=batch_size,
+            transport=store.transport(),
+        ),
         processor=InputProcessor(detectors=dets, rules=RULES),
         metrics=ConsumerMetrics.create(registry),
         config=LaneConfig(group="g", keepalive_s=0.001),
@@ -82,7 +87,9 @@ def test_malformed_records_go_to_the_dlq_with_the_reason_and_the_lane_keeps_goin
     assert letters[0].original_value() == b"{not json" and letters[0].key_b64 == "cDE="
     assert "recipient_id" in letters[1].error
     assert list(store.findings) and consumer.commits == [{TP0: 3}]
-    assert registry.get_sample_value("railbird_dead_letters_total", {"topic": CHAT, "reason": "not_json"}) == 1
+    assert (
+        registry.get_sample_value("railbird_dead_letters_total", {"topic": CHAT, "reason": "not_json"}) == 1
+    )
 
 
 def test_no_commit_until_the_dead_letter_is_acknowledged() -> None:

@@ -39,16 +39,22 @@ def test_retry_forever_retries_transient_errors_and_gives_up_only_on_stop() -> N
         return "ok"
 
     waits: list[float] = []
-    result = retry_forever(flaky, backoff=Backoff(base_s=1, cap_s=1), wait=waits.append,
-                           should_stop=lambda: False, on_error=lambda e, n: None)
+    result = retry_forever(
+        flaky,
+        backoff=Backoff(base_s=1, cap_s=1),
+        wait=waits.append,
+        should_stop=lambda: False,
+        on_error=lambda e, n: None,
+    )
     assert result == "ok" and len(waits) == 3
 
     def down() -> str:
         raise TransientError("503")
 
     with pytest.raises(StopRequestedError):
-        retry_forever(down, backoff=Backoff(), wait=lambda s: None, should_stop=lambda: True,
-                      on_error=lambda e, n: None)
+        retry_forever(
+            down, backoff=Backoff(), wait=lambda s: None, should_stop=lambda: True, on_error=lambda e, n: None
+        )
 
 
 def test_retry_forever_does_not_swallow_other_errors() -> None:
@@ -56,8 +62,9 @@ def test_retry_forever_does_not_swallow_other_errors() -> None:
         raise KeyError("x")
 
     with pytest.raises(KeyError):
-        retry_forever(bug, backoff=Backoff(), wait=lambda s: None, should_stop=lambda: False,
-                      on_error=lambda e, n: None)
+        retry_forever(
+            bug, backoff=Backoff(), wait=lambda s: None, should_stop=lambda: False, on_error=lambda e, n: None
+        )
 
 
 def test_json_logs_carry_context_and_never_the_token() -> None:
@@ -67,7 +74,9 @@ def test_json_logs_carry_context_and_never_the_token() -> None:
     logger = logging.getLogger("test.consumers.json")
     logger.addHandler(handler)
     logger.propagate = False
-    logger.warning("auth failed with Authorization: Bearer s3cr3t-T0ken", extra={"event_id": "e1", "topic": "t"})
+    logger.warning(
+        "auth failed with Authorization: Bearer s3cr3t-T0ken", extra={"event_id": "e1", "topic": "t"}
+    )
     line = json.loads(stream.getvalue())
     assert line["event_id"] == "e1" and line["topic"] == "t" and line["level"] == "WARNING"
     assert "s3cr3t" not in stream.getvalue()
@@ -90,8 +99,9 @@ def test_ops_server_serves_metrics_liveness_and_readiness() -> None:
     lanes = {"chat.messages": LaneStatus()}
     api_up = [True]
     port = free_port()
-    server = serve_ops(host="127.0.0.1", port=port, registry=registry,
-                       readiness=Readiness(lanes, lambda: api_up[0]))
+    server = serve_ops(
+        host="127.0.0.1", port=port, registry=registry, readiness=Readiness(lanes, lambda: api_up[0])
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         status, body = fetch(f"{base}/metrics")

@@ -31,7 +31,9 @@ def chat_bytes(event_id: str, player: str, table: str, text: str = "hi") -> byte
     return json.dumps(chat_value(event_id=event_id, player_id=player, table_id=table, text=text)).encode()
 
 
-def lane_for(consumer: FakeConsumer, processor: Processor, store: IngestStore, producer: FakeProducer) -> Lane:
+def lane_for(
+    consumer: FakeConsumer, processor: Processor, store: IngestStore, producer: FakeProducer
+) -> Lane:
     lane = Lane(
         consumer=consumer,
         producer=producer,
@@ -132,12 +134,20 @@ def test_state_rebuilt_after_a_partition_move_gives_the_findings_of_one_process(
     assert not set(first.findings) & set(second.findings)
 
 
-def test_an_untouched_partition_that_comes_back_keeps_its_state_without_replay() -> None:
-    producer = route_all(messages(12))
+def test_a_partition_that_comes_back_untouched_keeps_its_state_a_moved_one_is_replayed() -> None:
+    producer = route_all(messages(30))
     log = rekey_log(producer)
     processor = keyed(LogHistory(log))
     lane = lane_for(log, processor, IngestStore(), FakeProducer())
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
     lane.step()
+    assert processor.replayed == 0 and sum(log.committed_offsets.values()) == 4
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
-    assert processor.replayed == 0
+    lane.step()
+    assert processor.replayed == 0, "its committed offset is where its state stops: no replay"
+    moved = next(tp for tp, off in log.committed_offsets.items() if off < log.highwater(tp))
+    log.committed_offsets[moved] += 1  # meanwhile another owner processed one more record
+    expected = log.committed_offsets[moved]
+    log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
+    lane.step()
+    assert processor.replayed == expected, "that partition is rebuilt from its history"

@@ -1,0 +1,32 @@
+"""Subprocess entry for integration tests: the real `railbird consume` runtime (`serve`), with the
+test detectors instead of the registry. Usage: python -m tests.consumers.consume_proc TOPIC..."""
+
+from __future__ import annotations
+
+import sys
+
+from consumers.logs import configure_json_logging
+from pipeline.detector import Detector
+from pipeline.rules import RULES_PRESETS
+from railbird.commands.consume import serve
+from railbird.settings import load_settings
+from tests.consumers.detector_doubles import BurstDetector, WordDetector
+
+
+def factory() -> dict[str, Detector]:
+    """The test detectors, fresh state."""
+    return {"test.word": WordDetector(), "test.burst": BurstDetector()}
+
+
+def main() -> int:
+    """Run until SIGTERM, like `railbird consume --topic ...`."""
+    settings = load_settings()
+    configure_json_logging(level="INFO")
+    rules = next(iter(RULES_PRESETS.values()))
+    return serve(
+        settings, inputs=sys.argv[1:], factory=factory, rules=rules, metrics_port=settings.metrics_port
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
