@@ -14,7 +14,7 @@ from pipeline.hands.cards import TWO_PAIR, category, equity_heads_up, rank_hand
 from pipeline.hands.engine import BOARD_SIZES, PREFLOP, Replay, Step
 
 EQUITY_SAMPLES = 32
-TRANSFER_CLIP_BB = 100.0
+TRANSFER_CLIP_BB = 30.0
 """One monster pot must not decide a pair's statistic on its own."""
 SHORT_STACK_BB = 15
 

@@ -21,80 +21,128 @@ class CollusionThresholds:
     """Operating points, tuned on generated play and checked on the Pluribus hands."""
 
     min_bet_chances: int = 12
-    soft_p: float = 1e-6
-    soft_min_gap: float = 0.25
+    soft_p: float = 1e-9
+    soft_each_p: float = 1e-3
+    soft_min_gap: float = 0.2
+    soft_max_ratio: float = 0.4
+    """Soft play is near-total avoidance: the observed bet rate is at most this share of expected..."""
+    soft_max_ratio_reverse: float = 0.5
+    """...and the partner's rate back at most this share."""
     prior_strength: float = 20.0
     min_transfer_hands: int = 8
-    dump_z: float = 4.5
-    dump_min_mean_bb: float = 3.0
+    dump_z: float = 5.0
+    dump_min_mean_bb: float = 8.0
     dump_prior_hands: float = 5.0
-    min_sd_bb: float = 4.0
+    min_sd_bb: float = 6.0
 
 
-def _rate(num: int, den: int, prior: float, strength: float) -> float:
+@dataclass(frozen=True, slots=True)
+class PairView:
+    """A directed pair's tally and the references it is judged against."""
+
+    pair: Tally
+    base: Tally
+    """The hero against everyone else."""
+    others: Tally
+    """Everyone else against the villain."""
+    population: Tally
+    hero_median: float | None = None
+    """Median over the hero's other opponents of the hero's bet rate against them."""
+    villain_median: float | None = None
+    """Median over the villain's other opponents of their bet rate against the villain."""
+
+
+def _rate(num: float, den: float, prior: float, strength: float) -> float:
     return shrunk_rate(num, den, prior=prior, strength=strength)
 
 
-def soft_play_test(pair: Tally, base: Tally, population: Tally, t: CollusionThresholds) -> dict[str, Any] | None:
-    """Statistic when hero bets into the villain far less than into others, else None."""
-    if pair.bet_chances < t.min_bet_chances:
+def _expected_bet_rate(v: PairView, t: CollusionThresholds) -> float:
+    """Hero's own bet rate, scaled by how much everyone else bets into this villain (a maniac
+    villain is checked to by everybody; that is not soft play)."""
+    pop = _rate(v.population.bets, v.population.bet_chances, 0.4, 1.0)
+    hero = _rate(v.base.bets, v.base.bet_chances, pop, t.prior_strength)
+    villain = _rate(v.others.bets, v.others.bet_chances, pop, t.prior_strength)
+    # Medians over opponents resist one colluding opponent (a dumper's partner inflates a mean).
+    if v.hero_median is not None:
+        hero = min(hero, v.hero_median)
+    if v.villain_median is not None:
+        villain = min(villain, v.villain_median)
+    return min(0.99, hero * min(1.5, max(0.3, villain / pop)))
+
+
+def _soft_direction(v: PairView, t: CollusionThresholds) -> tuple[float, float, float]:
+    """(p-value, observed rate, expected rate) of one direction."""
+    p0 = _expected_bet_rate(v, t)
+    observed = v.pair.bets / v.pair.bet_chances if v.pair.bet_chances else 1.0
+    p_values = [binom_lower(v.pair.bets, v.pair.bet_chances, p0)]
+    if v.pair.strong_chances:
+        pop_strong = _rate(v.population.strong_checks, v.population.strong_chances, 0.3, 1.0)
+        q0 = _rate(v.base.strong_checks, v.base.strong_chances, pop_strong, t.prior_strength)
+        p_values.append(binom_upper(v.pair.strong_checks, v.pair.strong_chances, q0))
+    return fisher(p_values), observed, p0
+
+
+def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[str, Any] | None:
+    """Statistic when both players bet into each other far less than expected, else None."""
+    if min(ab.pair.bet_chances, ba.pair.bet_chances) < t.min_bet_chances // 2 or ab.pair.bet_chances < t.min_bet_chances:
         return None
-    pop_bet = _rate(population.bets, population.bet_chances, 0.4, 1.0)
-    p0 = _rate(base.bets, base.bet_chances, pop_bet, t.prior_strength)
-    observed = pair.bets / pair.bet_chances
-    if p0 - observed < t.soft_min_gap:
+    p_ab, observed, p0 = _soft_direction(ab, t)
+    if p0 - observed < t.soft_min_gap or observed > t.soft_max_ratio * p0 or p_ab > t.soft_each_p:
         return None
-    p_values = [binom_lower(pair.bets, pair.bet_chances, p0)]
-    if pair.strong_chances:
-        pop_strong = _rate(population.strong_checks, population.strong_chances, 0.3, 1.0)
-        q0 = _rate(base.strong_checks, base.strong_chances, pop_strong, t.prior_strength)
-        p_values.append(binom_upper(pair.strong_checks, pair.strong_chances, q0))
-    p = fisher(p_values)
+    p_ba, observed_ba, p0_ba = _soft_direction(ba, t)
+    if p_ba > t.soft_each_p or observed_ba > t.soft_max_ratio_reverse * p0_ba:
+        return None
+    p = fisher([p_ab, p_ba])
     if p > t.soft_p:
         return None
     return {
         "name": "heads_up_bet_rate_vs_partner",
         "value": round(observed, 4),
         "expected": round(p0, 4),
+        "reverse_value": round(observed_ba, 4),
+        "reverse_expected": round(p0_ba, 4),
         "p_value": p,
-        "null_model": "binomial at the player's own shrunk bet rate against other opponents; "
-        "Fisher-combined with checks of strong, leading hands",
-        "bet_chances": pair.bet_chances,
-        "strong_checks": pair.strong_checks,
-        "strong_chances": pair.strong_chances,
-        "check_downs": pair.check_downs,
+        "null_model": "binomial at the player's own shrunk bet rate against others, scaled by how others "
+        "bet into the partner; both directions, Fisher-combined with checks of strong, leading hands",
+        "bet_chances": ab.pair.bet_chances,
+        "strong_checks": ab.pair.strong_checks,
+        "strong_chances": ab.pair.strong_chances,
+        "check_downs": ab.pair.check_downs,
     }
 
 
-def chip_dumping_test(pair: Tally, base: Tally, population: Tally, t: CollusionThresholds) -> dict[str, Any] | None:
-    """Statistic when hero's equity-adjusted transfers to the villain are far above its baseline."""
-    n = pair.n_transfer
-    if n < t.min_transfer_hands:
+def chip_dumping_test(v: PairView, t: CollusionThresholds) -> dict[str, Any] | None:
+    """Statistic when hero's equity-adjusted transfers to the villain are far above expectation."""
+    n = v.pair.n_transfer
+    if n < t.min_transfer_hands or v.pair.flow <= 0:
         return None
-    pop_mean = population.transfer / population.n_transfer if population.n_transfer else 0.0
-    base_mean = (base.transfer + pop_mean * t.dump_prior_hands) / (base.n_transfer + t.dump_prior_hands)
-    mean = pair.transfer / n
-    if mean - base_mean < t.dump_min_mean_bb:
+    pop_mean = v.population.transfer / v.population.n_transfer if v.population.n_transfer else 0.0
+    k = t.dump_prior_hands
+    hero_mean = (v.base.transfer + pop_mean * k) / (v.base.n_transfer + k)
+    villain_mean = (v.others.transfer + pop_mean * k) / (v.others.n_transfer + k)
+    expected = hero_mean + (villain_mean - pop_mean)  # a strong villain takes chips from everyone
+    mean = v.pair.transfer / n
+    if mean - expected < t.dump_min_mean_bb:
         return None
-    shrunk = (pair.transfer + base_mean * t.dump_prior_hands) / (n + t.dump_prior_hands)
-    sd = _sd(base) if base.n_transfer >= 30 else _sd(population)
-    sd = max(sd, t.min_sd_bb)
-    z = (shrunk - base_mean) / (sd / math.sqrt(n + t.dump_prior_hands))
+    shrunk = (v.pair.transfer + expected * k) / (n + k)
+    sd = max(_sd(v.base), _sd(v.population), t.min_sd_bb)
+    z = (shrunk - expected) / (sd / math.sqrt(n + k))
     if z < t.dump_z:
         return None
     return {
         "name": "equity_adjusted_transfer_bb_per_hand",
         "value": round(mean, 3),
-        "expected": round(base_mean, 3),
+        "expected": round(expected, 3),
         "p_value": normal_upper(z),
         "z": round(z, 3),
-        "null_model": "normal; the player's own shrunk mean transfer to other opponents, their sd",
+        "null_model": "normal; the player's own shrunk mean transfer to others plus the partner's "
+        "shrunk intake from others, sd of the player's transfers",
         "hands": n,
-        "actual_flow_bb": round(pair.flow, 2),
-        "strong_folds": pair.strong_folds,
-        "folds_to_partner": pair.folds,
-        "faced_partner_bets": pair.faced,
-        "short_stack_flow_bb": round(pair.short_flow, 2),
+        "actual_flow_bb": round(v.pair.flow, 2),
+        "strong_folds": v.pair.strong_folds,
+        "folds_to_partner": v.pair.folds,
+        "faced_partner_bets": v.pair.faced,
+        "short_stack_flow_bb": round(v.pair.short_flow, 2),
     }
 
 
@@ -127,19 +175,28 @@ class PairCollusionDetector:
         if not isinstance(verdict, Admitted):
             return ()
         book = self.stream.pairs
-        test = soft_play_test if self.category == "soft_play" else chip_dumping_test
         out: list[Finding] = []
         for hero, villain in verdict.touched:
             entry = book.pairs.get((hero, villain))
             if entry is None or self.category in entry.flagged:
                 continue
+            if self.category == "soft_play" and (villain, hero) in book.pairs and "soft_play" in book.pairs[(villain, hero)].flagged:
+                continue
             if not self._worth_testing(entry.tally):
                 continue
-            stat = test(entry.tally, book.baseline(hero, villain), book.population, self.thresholds)
+            stat = self._test(book, hero, villain)
             if stat is not None:
                 entry.flagged.add(self.category)
                 out.append(self._finding(event, hero, villain, entry, stat))
         return out
+
+    def _test(self, book: PairBook, hero: str, villain: str) -> dict[str, Any] | None:
+        if self.category == "chip_dumping":
+            return chip_dumping_test(_view(book, hero, villain), self.thresholds)
+        if (villain, hero) not in book.pairs:
+            return None
+        ab = _view(book, hero, villain, medians=True)
+        return soft_play_test(ab, _view(book, villain, hero, medians=True), self.thresholds)
 
     def _worth_testing(self, pair: Tally) -> bool:
         """Cheap pre-checks so the baseline is only built for pairs that could cross."""
@@ -173,6 +230,19 @@ class PairCollusionDetector:
                 "partial": sorted({p for r in hands for p in r.partial}),
             },
         )
+
+
+def _view(book: PairBook, hero: str, villain: str, *, medians: bool = False) -> PairView:
+    entry = book.pairs[(hero, villain)]
+    view = PairView(entry.tally, book.baseline(hero, villain), book.others_against(hero, villain), book.population)
+    if not medians:
+        return view
+    pop = _rate(book.population.bets, book.population.bet_chances, 0.4, 1.0)
+    return PairView(
+        view.pair, view.base, view.others, view.population,
+        hero_median=book.median_bet_rate(hero=hero, exclude=villain, prior=pop),
+        villain_median=book.median_bet_rate(villain=villain, exclude=hero, prior=pop),
+    )
 
 
 def build_pair_detectors(stream: HandStream, thresholds: CollusionThresholds) -> list[PairCollusionDetector]:

@@ -92,7 +92,11 @@ class PairBook:
         self.max_pairs = max_pairs
         self.pairs: OrderedDict[tuple[str, str], PairEntry] = OrderedDict()
         self.players: OrderedDict[str, PlayerEntry] = OrderedDict()
+        self.against: OrderedDict[str, PlayerEntry] = OrderedDict()
+        """Everyone's tally against one villain: how opponents in general play against them."""
         self.population = Tally()
+        self.by_hero: dict[str, set[str]] = {}
+        self.by_villain: dict[str, set[str]] = {}
 
     def add(self, hero: str, villain: str, obs: PairObs, record: HandRecord) -> PairEntry:
         """Record one directed observation; returns the pair's entry."""
@@ -100,6 +104,8 @@ class PairBook:
         entry = self.pairs.get(key)
         if entry is None:
             entry = self.pairs[key] = PairEntry()
+            self.by_hero.setdefault(hero, set()).add(villain)
+            self.by_villain.setdefault(villain, set()).add(hero)
         else:
             self.pairs.move_to_end(key)
         entry.tally.add(obs)
@@ -117,6 +123,13 @@ class PairBook:
             self.players.move_to_end(hero)
         player.tally.add(obs)
         player.last_seen = record.ts
+        target = self.against.get(villain)
+        if target is None:
+            target = self.against[villain] = PlayerEntry()
+        else:
+            self.against.move_to_end(villain)
+        target.tally.add(obs)
+        target.last_seen = record.ts
         self.population.add(obs)
         return entry
 
@@ -128,15 +141,51 @@ class PairBook:
             return Tally()
         return player.tally.minus(entry.tally) if entry else player.tally
 
+    def others_against(self, hero: str, villain: str) -> Tally:
+        """Everyone but the hero, against the villain."""
+        entry = self.pairs.get((hero, villain))
+        target = self.against.get(villain)
+        if target is None:
+            return Tally()
+        return target.tally.minus(entry.tally) if entry else target.tally
+
     def expire(self, now: datetime) -> None:
         """Forget pairs and players not seen within the TTL, and the oldest pairs beyond the cap."""
         horizon = now - self.ttl
         while self.pairs and _stale(next(iter(self.pairs.values())).last_seen, horizon):
-            self.pairs.popitem(last=False)
-        while self.players and _stale(next(iter(self.players.values())).last_seen, horizon):
-            self.players.popitem(last=False)
+            self._drop_oldest_pair()
+        for table in (self.players, self.against):
+            while table and _stale(next(iter(table.values())).last_seen, horizon):
+                table.popitem(last=False)
         while len(self.pairs) > self.max_pairs:
-            self.pairs.popitem(last=False)
+            self._drop_oldest_pair()
+
+    def _drop_oldest_pair(self) -> None:
+        (hero, villain), _ = self.pairs.popitem(last=False)
+        for index, key, member in ((self.by_hero, hero, villain), (self.by_villain, villain, hero)):
+            members = index.get(key)
+            if members is not None:
+                members.discard(member)
+                if not members:
+                    del index[key]
+
+    def median_bet_rate(self, *, hero: str | None = None, villain: str | None = None, exclude: str,
+                        prior: float, strength: float = 5.0, min_chances: int = 5) -> float | None:
+        """Median over opponents of the shrunk heads-up bet rate: of `hero` against each villain, or of
+        each hero against `villain`; one colluding opponent cannot move a median."""
+        if hero is not None:
+            keys = [(hero, v) for v in self.by_hero.get(hero, ()) if v != exclude]
+        else:
+            keys = [(h, villain or "") for h in self.by_villain.get(villain or "", ()) if h != exclude]
+        rates = sorted(
+            (t.bets + prior * strength) / (t.bet_chances + strength)
+            for t in (self.pairs[k].tally for k in keys)
+            if t.bet_chances >= min_chances
+        )
+        if not rates:
+            return None
+        mid = len(rates) // 2
+        return rates[mid] if len(rates) % 2 else (rates[mid - 1] + rates[mid]) / 2
 
 
 def _stale(last_seen: datetime | None, horizon: datetime) -> bool:
