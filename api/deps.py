@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated
@@ -63,12 +64,20 @@ def bearer_principal(request: Request, session: SessionDep, config: ConfigDep,
         return exc
 
 
-_COMPILED = [(method, compile_path(path)[0], path, perm) for (method, path), perm in ENDPOINT_PERMISSIONS.items()]
+Compiled = list[tuple[str, re.Pattern[str], str, Permission]]
 
 
-def permission_for(method: str, path: str) -> tuple[str, Permission | None]:
+def compile_table(table: dict[tuple[str, str], Permission]) -> Compiled:
+    """Route templates as regexes, for matching concrete paths."""
+    return [(method, compile_path(path)[0], path, perm) for (method, path), perm in table.items()]
+
+
+_COMPILED = compile_table(ENDPOINT_PERMISSIONS)
+
+
+def permission_for(method: str, path: str, table: Compiled = _COMPILED) -> tuple[str, Permission | None]:
     """The route template a concrete path matches and the permission it needs (None: unlisted)."""
-    for m, regex, template, perm in _COMPILED:
+    for m, regex, template, perm in table:
         if m == method and regex.match(path):
             return template, perm
     return path, None

@@ -1,14 +1,244 @@
-"""Server-rendered review console (placeholder until the pages land)."""
+"""Server-rendered review console: login, queue, case page, forms, appeals, detector dashboard."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI
+import secrets
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from api.appeals import service as appeals
+from api.appeals.schemas import AppealCreate, AppealResolve
+from api.auth import service as auth
+from api.cases import service as cases
+from api.cases.models import Case
+from api.console import render
+from api.console.guard import LOGIN_CSRF_COOKIE, PREFIX, SESSION_COOKIE, ConsoleDep, install_login_redirect
+from api.console.rules import cite
+from api.db import SessionDep
+from api.decisions import service as decisions
+from api.decisions.schemas import DecisionCreate
+from api.deps import ConfigDep, NowDep
+from api.errors import ServiceError, UnauthorizedError
+from api.evidence.service import merge
+from api.outbox import service as outbox
+from api.players import service as players
+from api.sanctions import service as sanctions
+from api.sanctions.schemas import RevokeRequest, SanctionApply, SecondReviewRequest
+from api.stats import service as stats
+
+HERE = Path(__file__).resolve().parent
+FAMILIES = ("chat", "snapcam", "nickname", "seat", "hand")
+STATUSES = ("open", "escalated", "on_hold", "confirmed", "appealed", "actioned", "dismissed")
 
 
-def router() -> APIRouter:
-    """Console routes."""
-    return APIRouter()
+def _templates() -> jinja2.Environment:
+    # Autoescape everything: evidence text is attacker-controlled (players type it).
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+                              undefined=jinja2.StrictUndefined)
 
 
 def mount_static(app: FastAPI) -> None:
-    """Serve console assets."""
+    """Serve /console/static and send anonymous console visitors to the login page."""
+    app.mount(f"{PREFIX}/static", StaticFiles(directory=HERE / "static"), name="console-static")
+    install_login_redirect(app)
+
+
+def router() -> APIRouter:
+    """Console routes (HTML)."""
+    env = _templates()
+    r = APIRouter(prefix=PREFIX, default_response_class=HTMLResponse)
+
+    def page(name: str, ctx: Any, code: int = 200, **data: Any) -> HTMLResponse:
+        html = env.get_template(name).render(ctx=ctx, **data)
+        return HTMLResponse(html, status_code=code, headers={"Cache-Control": "no-store"})
+
+    @r.get("/login")
+    def login_form(ctx: ConsoleDep, config: ConfigDep) -> HTMLResponse:
+        nonce = secrets.token_urlsafe(24)
+        resp = page("login.html", ctx, login_csrf=nonce, error="")
+        resp.set_cookie(LOGIN_CSRF_COOKIE, nonce, httponly=True, samesite="strict", path=PREFIX,
+                        secure=config.secure_cookies, max_age=3600)
+        return resp
+
+    @r.post("/login")
+    def login(request: Request, ctx: ConsoleDep, session: SessionDep, config: ConfigDep, now: NowDep) -> Response:
+        nonce = request.cookies.get(LOGIN_CSRF_COOKIE, "")
+        if not nonce or not secrets.compare_digest(nonce, ctx.form.get("csrf", "")):
+            return page("login.html", ctx, 403, login_csrf=nonce, error="Form expired; reload the page.")
+        try:
+            raw, _ = auth.login(session, username=ctx.form.get("username", "")[:64],
+                                password=ctx.form.get("password", "")[:256], ttl=config.session_ttl, now=now)
+        except UnauthorizedError as exc:
+            return page("login.html", ctx, 401, login_csrf=nonce, error=exc.message)
+        resp = RedirectResponse(f"{PREFIX}/", status_code=303)
+        resp.set_cookie(SESSION_COOKIE, raw, httponly=True, samesite="strict", path=PREFIX,
+                        secure=config.secure_cookies, max_age=int(config.session_ttl.total_seconds()))
+        resp.delete_cookie(LOGIN_CSRF_COOKIE, path=PREFIX)
+        return resp
+
+    @r.post("/logout")
+    def logout(request: Request, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        auth.revoke_raw(session, raw=request.cookies.get(SESSION_COOKIE, ""), now=now)
+        resp = RedirectResponse(f"{PREFIX}/login", status_code=303)
+        resp.delete_cookie(SESSION_COOKIE, path=PREFIX)
+        return resp
+
+    @r.get("/")
+    def queue(ctx: ConsoleDep, session: SessionDep, now: NowDep, family: str = "chat", status: str = "open",
+              cursor: str | None = None, msg: str = "") -> HTMLResponse:
+        family = family if family in FAMILIES else "chat"
+        status = status if status in STATUSES else "open"
+        try:
+            result = cases.queue(session, family=family, status=status, assignee_id=None, subject_id=None,
+                                 limit=50, cursor=cursor)
+        except ServiceError as exc:
+            result, msg = cases.queue(session, family=family, status=status, assignee_id=None, subject_id=None,
+                                      limit=50, cursor=None), exc.message
+        return page("queue.html", ctx, items=result.items, next_cursor=result.next_cursor, family=family,
+                    status=status, families=FAMILIES, statuses=STATUSES, now=now, msg=msg[:300],
+                    age=_age)
+
+    @r.get("/cases/{case_id}")
+    def case_page(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep, msg: str = "") -> HTMLResponse:
+        try:
+            b = cases.bundle(session, case_id=case_id)
+        except ServiceError as exc:
+            return page("error.html", ctx, exc.status_code, message=exc.message)
+        ev = merge(b.findings)
+        history = players.history(session, player_id=b.case.subject_id, limit=20)
+        events = outbox.for_sanctions(session, sanction_ids=[s.id for s in b.sanctions])
+        return page(
+            "case.html", ctx, b=b, ev=ev, now=now, msg=msg[:300], rule_text=cite(b.case.rule),
+            messages=[(m, render.segments(str(m.get("text", "")), m.get("spans"))) for m in ev["messages"]],
+            timeline=render.timeline_chart(ev["timeline"]), history=history, events=events, age=_age,
+            claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
+        )
+
+    def act(case_id: str, fn: Callable[[], object], done: str) -> RedirectResponse:
+        try:
+            fn()
+            message = done
+        except ServiceError as exc:
+            message = exc.message
+        except ValidationError as exc:
+            message = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+        return RedirectResponse(f"{PREFIX}/cases/{quote(case_id, safe='')}?msg={quote(message[:300])}", status_code=303)
+
+    @r.post("/cases/{case_id}/claim")
+    def claim(case_id: str, ctx: ConsoleDep, session: SessionDep, config: ConfigDep, now: NowDep) -> Response:
+        return act(case_id, lambda: cases.claim(session, case_id=case_id, principal=ctx.user, ttl=config.claim_ttl,
+                                                now=now), "Claimed.")
+
+    @r.post("/cases/{case_id}/release")
+    def release(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        return act(case_id, lambda: cases.release(session, case_id=case_id, principal=ctx.user, now=now), "Released.")
+
+    @r.post("/cases/{case_id}/decide")
+    def decide(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        def run() -> None:
+            body = DecisionCreate(kind=ctx.form.get("kind", ""), reason=ctx.form.get("reason", ""),  # type: ignore[arg-type]
+                                  apply=ctx.form.get("apply") == "on")
+            decisions.decide(session, case_id=case_id, kind=body.kind, reason=body.reason, apply=body.apply,
+                             principal=ctx.user, now=now)
+        return act(case_id, run, "Decision recorded.")
+
+    @r.post("/cases/{case_id}/sanction")
+    def sanction(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        def run() -> None:
+            if not ctx.form.get("kind"):
+                decisions.apply_confirmed(session, case_id=case_id, principal=ctx.user, now=now)
+                return
+            hours = ctx.form.get("expires_hours", "")
+            body = SanctionApply(
+                kind=ctx.form["kind"], scope=ctx.form.get("scope") or None,  # type: ignore[arg-type]
+                scope_value=ctx.form.get("scope_value") or None, reason=ctx.form.get("reason") or None,
+                expires_at=now + timedelta(hours=float(hours)) if hours.replace(".", "", 1).isdigit() else None,
+            )
+            decisions.apply_custom(session, case_id=case_id, kind=body.kind or "", scope=body.scope or "",
+                                   scope_value=body.scope_value, expires_at=body.expires_at,
+                                   reason=body.reason or "", principal=ctx.user, now=now)
+        return act(case_id, run, "Sanction applied.")
+
+    @r.post("/cases/{case_id}/appeal")
+    def appeal(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        def run() -> None:
+            body = AppealCreate(statement=ctx.form.get("statement", ""))
+            appeals.open_appeal(session, case_id=case_id, statement=body.statement, principal=ctx.user, now=now)
+        return act(case_id, run, "Appeal opened; the case is back in review.")
+
+    @r.post("/sanctions/{sanction_id}/revoke")
+    def revoke(sanction_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        case_id = _case_of(session, sanction_id)
+
+        def run() -> None:
+            body = RevokeRequest(reason=ctx.form.get("reason", ""))
+            sanctions.revoke(session, sanction_id=sanction_id, reason=body.reason, actor=ctx.user.username, now=now)
+        return act(case_id, run, "Sanction revoked.")
+
+    @r.post("/sanctions/{sanction_id}/second-review")
+    def second_review(sanction_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        case_id = _case_of(session, sanction_id)
+
+        def run() -> None:
+            body = SecondReviewRequest(approve=ctx.form.get("approve") == "yes", reason=ctx.form.get("reason", ""))
+            sanctions.second_review(session, sanction_id=sanction_id, approve=body.approve, reason=body.reason,
+                                    actor=ctx.user.username, now=now)
+        return act(case_id, run, "Second review recorded.")
+
+    @r.post("/appeals/{appeal_id}/resolve")
+    def resolve(appeal_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        def run() -> str:
+            body = AppealResolve(outcome=ctx.form.get("outcome", ""), reason=ctx.form.get("reason", ""))  # type: ignore[arg-type]
+            return appeals.resolve(session, appeal_id=appeal_id, outcome=body.outcome, reason=body.reason,
+                                   principal=ctx.user, now=now).case_id
+        try:
+            case_id = run()
+            return RedirectResponse(f"{PREFIX}/cases/{quote(case_id, safe='')}?msg=Appeal+resolved.", status_code=303)
+        except (ServiceError, ValidationError) as exc:
+            text = exc.message if isinstance(exc, ServiceError) else "outcome and reason are required"
+            return RedirectResponse(f"{PREFIX}/appeals?msg={quote(text)}", status_code=303)
+
+    @r.get("/appeals")
+    def appeals_page(ctx: ConsoleDep, session: SessionDep, msg: str = "") -> HTMLResponse:
+        return page("appeals.html", ctx, appeals=appeals.search(session, status=None, limit=100, offset=0),
+                    held=sanctions.search(session, player_id=None, case_id=None, status="pending_review",
+                                          limit=100, offset=0), msg=msg[:300])
+
+    @r.get("/dashboard")
+    def dashboard(ctx: ConsoleDep, session: SessionDep) -> HTMLResponse:
+        rows = stats.detector_stats(session, since=None)
+        volume = render.bar_chart([(s.detector, float(s.findings)) for s in rows])
+        rate = render.bar_chart([(s.detector, round((s.confirm_rate or 0) * 100, 1)) for s in rows], fill="#2e7d32")
+        return page("dashboard.html", ctx, rows=rows, volume=volume, rate=rate, summary=stats.summary(session))
+
+    return r
+
+
+def _case_of(session: Session, sanction_id: str) -> str:
+    try:
+        return sanctions.get(session, sanction_id=sanction_id).case_id or ""
+    except ServiceError:
+        return ""
+
+
+def _holds_claim(case: Case, user_id: str, now: datetime) -> bool:
+    return case.assignee_id == user_id and case.claim_expires_at is not None and case.claim_expires_at > now
+
+
+def _age(seconds: float) -> str:
+    """Compact age: 45s, 12m, 5h, 3d."""
+    s = int(seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if s >= size:
+            return f"{s // size}{unit}"
+    return f"{s}s"

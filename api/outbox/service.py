@@ -75,3 +75,11 @@ def list_events(session: Session, *, player_id: str | None, after_seq: int, limi
     if player_id:
         stmt = stmt.where(OutboxEvent.player_id == player_id)
     return list(session.scalars(stmt.order_by(OutboxEvent.seq).limit(limit)))
+
+
+def for_sanctions(session: Session, *, sanction_ids: list[str]) -> list[OutboxEvent]:
+    """Events about these sanctions, in order (the case page shows whether they went out)."""
+    if not sanction_ids:
+        return []
+    stmt = select(OutboxEvent).where(OutboxEvent.sanction_id.in_(sanction_ids)).order_by(OutboxEvent.seq)
+    return list(session.scalars(stmt))

@@ -1,0 +1,111 @@
+"""Console authentication: HttpOnly SameSite=Strict session cookie, CSRF token, deny-by-default table."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import RedirectResponse
+
+from api.auth import service as auth
+from api.auth.roles import Permission, allowed
+from api.db import SessionDep
+from api.deps import NowDep, compile_table, permission_for
+from api.errors import ForbiddenError, UnauthorizedError
+
+SESSION_COOKIE = "rb_session"
+LOGIN_CSRF_COOKIE = "rb_login_csrf"
+PREFIX = "/console"
+
+CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
+    ("GET", "/console/login"): "public",
+    ("POST", "/console/login"): "public",
+    ("POST", "/console/logout"): "self",
+    ("GET", "/console/"): "view",
+    ("GET", "/console/cases/{case_id}"): "view",
+    ("POST", "/console/cases/{case_id}/claim"): "decide",
+    ("POST", "/console/cases/{case_id}/release"): "decide",
+    ("POST", "/console/cases/{case_id}/decide"): "decide",
+    ("POST", "/console/cases/{case_id}/sanction"): "sanction",
+    ("POST", "/console/cases/{case_id}/appeal"): "senior",
+    ("POST", "/console/sanctions/{sanction_id}/revoke"): "sanction",
+    ("POST", "/console/sanctions/{sanction_id}/second-review"): "senior",
+    ("POST", "/console/appeals/{appeal_id}/resolve"): "senior",
+    ("GET", "/console/appeals"): "view",
+    ("GET", "/console/dashboard"): "view",
+}
+"""Console pages and forms -> permission (same roles as the API); anything unlisted is refused."""
+
+_TABLE = compile_table(CONSOLE_PERMISSIONS)
+
+
+class LoginRequiredError(Exception):
+    """No valid console session: the browser is sent to the login page."""
+
+
+def csrf_for(raw_session: str) -> str:
+    """CSRF token bound to the session: derivable only by someone who holds the HttpOnly cookie."""
+    return hashlib.sha256(f"railbird-csrf|{raw_session}".encode()).hexdigest()[:40]
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleContext:
+    """The signed-in user (None on public pages), the submitted form and the CSRF token for new forms."""
+
+    principal: auth.Principal | None
+    form: dict[str, str] = field(default_factory=dict)
+    csrf: str = ""
+
+    @property
+    def user(self) -> auth.Principal:
+        """The principal on a protected page (the guard guarantees one)."""
+        assert self.principal is not None
+        return self.principal
+
+    def can(self, permission: Permission) -> bool:
+        """Whether the user holds a permission (templates hide what they cannot use)."""
+        return self.principal is not None and allowed(permission, self.principal.role)
+
+
+async def console_guard(request: Request, session: SessionDep, now: NowDep) -> ConsoleContext:
+    """Resolve the session cookie, check CSRF on every POST and the permission table."""
+    _, permission = permission_for(request.method, request.url.path, _TABLE)
+    if permission is None:
+        raise ForbiddenError("console page has no permission entry (deny by default)")
+    form: dict[str, str] = {}
+    if request.method == "POST":
+        form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    raw = request.cookies.get(SESSION_COOKIE, "")
+    principal: auth.Principal | None = None
+    if raw:
+        try:
+            principal = auth.resolve(session, raw=raw, service_token=None, now=now)
+        except UnauthorizedError:
+            principal = None
+    if principal is not None and principal.role == "service":
+        principal = None
+    if permission == "public":
+        return ConsoleContext(principal, form, csrf_for(raw) if principal else "")
+    if principal is None:
+        raise LoginRequiredError
+    expected = csrf_for(raw)
+    if request.method == "POST" and not hmac.compare_digest(form.get("csrf", ""), expected):
+        raise ForbiddenError("CSRF token missing or wrong; reload the page and try again")
+    if not allowed(permission, principal.role):
+        raise ForbiddenError(f"role {principal.role!r} may not use this page")
+    return ConsoleContext(principal, form, expected)
+
+
+ConsoleDep = Annotated[ConsoleContext, Depends(console_guard)]
+
+
+def install_login_redirect(app: FastAPI) -> None:
+    """Unauthenticated console requests go to the login page."""
+
+    async def to_login(_request: Request, _exc: Exception) -> RedirectResponse:
+        return RedirectResponse(f"{PREFIX}/login", status_code=303)
+
+    app.add_exception_handler(LoginRequiredError, to_login)

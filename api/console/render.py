@@ -1,0 +1,118 @@
+"""Pure helpers that shape evidence for the templates: highlighted text segments and SVG geometry.
+
+Nothing here produces HTML: templates receive plain data and Jinja escapes every string, so
+evidence text can never inject markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+STATE_COLOURS = {"seated": "#2e7d32", "sitting_out": "#f9a825", "disconnected": "#c62828", "away": "#6d4c41"}
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of text, highlighted when `label` is set."""
+
+    text: str
+    label: str | None
+
+
+def segments(text: str, spans: list[dict[str, Any]] | None) -> list[Segment]:
+    """Split text at span boundaries (clamped, overlaps merged) into plain and labelled runs."""
+    clean: list[tuple[int, int, str]] = []
+    for span in spans or []:
+        try:
+            start, end = max(0, int(span["start"])), min(len(text), int(span["end"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+        if start < end:
+            clean.append((start, end, str(span.get("label", ""))))
+    clean.sort()
+    out: list[Segment] = []
+    pos = 0
+    for start, end, label in clean:
+        if end <= pos:
+            continue
+        start = max(start, pos)
+        if start > pos:
+            out.append(Segment(text[pos:start], None))
+        out.append(Segment(text[start:end], label or "flag"))
+        pos = end
+    if pos < len(text):
+        out.append(Segment(text[pos:], None))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One rectangle of an SVG chart, with its tooltip."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    fill: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """Seat timeline chart: one row per (player, table), bars per state interval."""
+
+    rows: list[tuple[str, float]]
+    bars: list[Bar]
+    width: int
+    height: int
+    start_label: str
+    end_label: str
+
+
+def timeline_chart(intervals: list[dict[str, Any]], *, width: int = 720, row_h: int = 22,
+                   label_w: int = 160) -> Timeline | None:
+    """Lay out seat-state intervals on a shared time axis; None when there is nothing to draw."""
+    parsed: list[tuple[dict[str, Any], datetime, datetime]] = []
+    for iv in intervals:
+        start, end = _ts(iv.get("start")), _ts(iv.get("end"))
+        if start is not None and end is not None and end >= start:
+            parsed.append((iv, start, end))
+    if not parsed:
+        return None
+    t0 = min(s for _, s, _ in parsed)
+    t1 = max(e for _, _, e in parsed)
+    span = max((t1 - t0).total_seconds(), 1.0)
+    keys: list[str] = []
+    bars: list[Bar] = []
+    for iv, s, e in parsed:
+        key = f"{iv.get('player_id', '?')} @ {iv.get('table_id', '?')}"
+        if key not in keys:
+            keys.append(key)
+        row = keys.index(key)
+        x = label_w + (s - t0).total_seconds() / span * (width - label_w - 10)
+        w = max(2.0, (e - s).total_seconds() / span * (width - label_w - 10))
+        state = str(iv.get("state", "?"))
+        bars.append(Bar(round(x, 1), row * row_h + 4, round(w, 1), row_h - 8, STATE_COLOURS.get(state, "#546e7a"),
+                        f"{key}: {state} {s:%H:%M:%S}-{e:%H:%M:%S}"))
+    rows = [(k, i * row_h + row_h / 2 + 4) for i, k in enumerate(keys)]
+    return Timeline(rows, bars, width, len(keys) * row_h + 8, f"{t0:%Y-%m-%d %H:%M:%S}", f"{t1:%H:%M:%S} UTC")
+
+
+def bar_chart(values: list[tuple[str, float]], *, width: int = 520, bar_h: int = 20,
+              label_w: int = 200, fill: str = "#1565c0") -> tuple[list[tuple[str, float, Bar]], int]:
+    """Horizontal bars scaled to the largest value; returns (label, value, bar) rows and the height."""
+    top = max((v for _, v in values), default=0) or 1.0
+    rows = []
+    for i, (label, value) in enumerate(values):
+        w = value / top * (width - label_w - 60)
+        rows.append((label, value, Bar(label_w, i * (bar_h + 6), round(max(w, 1), 1), bar_h, fill, f"{label}: {value}")))
+    return rows, len(values) * (bar_h + 6)
+
+
+def _ts(value: Any) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None

@@ -1,0 +1,71 @@
+// Railbird console: keyboard navigation of the queue, confirm prompts, auto-submit filters and a
+// tiny "poll and swap" for live sections. No inline scripts (CSP), no dependencies, no build.
+(function () {
+  "use strict";
+
+  function rows() { return Array.prototype.slice.call(document.querySelectorAll("#queue tbody tr[data-href]")); }
+
+  function select(index) {
+    var all = rows();
+    if (!all.length) { return; }
+    index = Math.max(0, Math.min(all.length - 1, index));
+    all.forEach(function (r) { r.classList.remove("selected"); r.removeAttribute("aria-selected"); });
+    all[index].classList.add("selected");
+    all[index].setAttribute("aria-selected", "true");
+    all[index].scrollIntoView({ block: "nearest" });
+  }
+
+  function current() {
+    var all = rows();
+    for (var i = 0; i < all.length; i++) { if (all[i].classList.contains("selected")) { return i; } }
+    return -1;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var tag = (event.target && event.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) { return; }
+    var all = rows();
+    var i = current();
+    if (event.key === "j") { select(i + 1); event.preventDefault(); }
+    else if (event.key === "k") { select(i < 0 ? 0 : i - 1); event.preventDefault(); }
+    else if (event.key === "Enter" && i >= 0) { window.location.assign(all[i].getAttribute("data-href")); event.preventDefault(); }
+    else if (event.key === "c") {
+      var form = null;
+      if (i >= 0) { form = document.getElementById(all[i].getAttribute("data-claim")); }
+      else { var button = document.getElementById("claim"); form = button ? button.form : null; }
+      if (form) { form.submit(); event.preventDefault(); }
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    var row = event.target.closest ? event.target.closest("#queue tbody tr[data-href]") : null;
+    if (row && event.target.tagName !== "BUTTON" && event.target.tagName !== "A") { select(rows().indexOf(row)); }
+  });
+
+  document.addEventListener("submit", function (event) {
+    var message = event.target.getAttribute("data-confirm");
+    if (message && !window.confirm(message)) { event.preventDefault(); }
+  });
+
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (el) {
+    el.addEventListener("change", function () { el.form.submit(); });
+  });
+
+  // Re-fetch the page and swap in the fresh copy of each element marked data-poll="ms".
+  document.querySelectorAll("[data-poll][id]").forEach(function (el) {
+    var every = parseInt(el.getAttribute("data-poll"), 10) || 2000;
+    window.setInterval(function () {
+      fetch(window.location.href, { credentials: "same-origin", headers: { "X-Requested-With": "poll" } })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) { return; }
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(el.id);
+          var live = document.getElementById(el.id);
+          if (fresh && live) { live.replaceChildren.apply(live, Array.prototype.slice.call(fresh.childNodes)); }
+        })
+        .catch(function () { /* transient: try again next tick */ });
+    }, every);
+  });
+
+  if (rows().length) { select(0); }
+})();
