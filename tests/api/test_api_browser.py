@@ -1,0 +1,172 @@
+"""Browser test: Debian chromium drives the console against a live server, relay and broker."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from api_factories import T0, batch, chat_finding
+
+from api.app import create_app
+from api.auth import service as auth
+from api.db import make_engine, make_sessions, migrate
+from api.deps import ApiConfig
+from api.outbox.relay import Relay, kafka_producer
+from pipeline.findings import ActionProposal, Finding, stable_id
+from railbird.settings import Settings
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+TOKEN = "browser-service-token"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.kafka,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed at /usr/bin/chromium")]
+
+
+def _hand(i: int) -> dict:
+    return {"event_id": f"h-ev-{i}", "ts": (T0 + timedelta(minutes=i)).isoformat(), "hand_id": f"hand-{i}",
+            "table_id": "t-7", "game": "tournament", "tournament_id": "mtt-42", "variant": "NT", "antes": [0, 0, 0],
+            "blinds_or_straddles": [50, 100, 0], "min_bet": 100, "starting_stacks": [5000, 5000, 1200],
+            "players": ["p-dave", "p-erin", "p-frank"], "seats": [1, 2, 3],
+            "actions": ["d dh p1 AsKs", "d dh p2 ????", "d dh p3 ????", "p3 cbr 1200", "p1 cc", "p2 f",
+                        "d db 7h8s9c", "d db 2d", "d db Jc", "p3 sm QhQd", "p1 sm AsKs"],
+            "finishing_stacks": [7450, 4900, 0], "winnings": [2550, 0, 0], "bounties": {"p-frank": 500},
+            "eliminated": ["p-frank"]}
+
+
+def _rich_findings() -> list[Finding]:
+    chat = [chat_finding(i, player="p-alice", table="t-3", text=t) for i, t in
+            enumerate(["gg wp", "you are an idiot, <b>fold</b>", "you are an idiot again"])]
+    hand_id = stable_id("fnd", "bounty", "mtt-42")
+    hand = Finding(
+        finding_id=hand_id, detector="hand.bounty_agreement", rule="bounty", family="hand",
+        category="bounty_agreement", score=0.93, players=("p-dave", "p-erin"), ts=T0 + timedelta(minutes=5),
+        tournament_id="mtt-42", table_id="t-7", summary="p-dave and p-erin folded to each other and shared bounties",
+        evidence={"hands": [_hand(1), _hand(2)], "statistic": {"name": "fold_to_partner", "value": 0.92,
+                                                             "expected": 0.31, "p_value": 0.0004}},
+        actions=(ActionProposal(action_id=stable_id("act", hand_id), disposition="proposed",
+                                kind="tournament_disqualification", scope="tournament", scope_value="mtt-42",
+                                player_id="p-dave", starts_at=T0, expires_at=None, reason="bounty agreement",
+                                rule="bounty"),),
+    )
+    seat_id = stable_id("fnd", "sitout", "mtt-42")
+    seat = Finding(
+        finding_id=seat_id, detector="seat.sync_sit_out", rule="tournament_sit_out", family="seat",
+        category="collusive_sit_out", score=0.88, players=("p-gina", "p-hal"), ts=T0, tournament_id="mtt-42",
+        summary="p-gina and p-hal sat out together three times",
+        evidence={"timeline": [
+            {"player_id": p, "table_id": t, "tournament_id": "mtt-42", "start": (T0 + timedelta(minutes=a)).isoformat(),
+             "end": (T0 + timedelta(minutes=b)).isoformat(), "state": s}
+            for p, t in (("p-gina", "t-1"), ("p-hal", "t-2"))
+            for a, b, s in ((0, 10, "seated"), (10, 18, "sitting_out"), (18, 30, "seated"), (30, 36, "sitting_out"))]},
+    )
+    return [*chat, hand, seat]
+
+
+@pytest.fixture
+def live(tmp_path):
+    from consumers.broker import EmbeddedBroker, free_port
+    from consumers.topics import ensure_topics
+
+    topic = f"enforcement.events.{uuid.uuid4().hex[:8]}"
+    settings = Settings(env="test", data_dir=tmp_path, service_token=TOKEN)
+    engine = make_engine(f"sqlite:///{tmp_path / 'browser.db'}")
+    migrate(engine)
+    sessions = make_sessions(engine)
+    with sessions() as s:
+        auth.create_user(s, username="mona", role="moderator", password="moderator-pass-1", actor="test",
+                         now=T0)
+    with EmbeddedBroker(port=free_port()) as broker:
+        ensure_topics(broker.bootstrap, partitions=1, topics=[topic])
+
+        def relay(sess):
+            return Relay(sessions=sess, producer_factory=lambda: kafka_producer(broker.bootstrap), topic=topic,
+                         interval_s=0.1)
+
+        app = create_app(settings=settings, config=ApiConfig(service_token=TOKEN, env="test"), engine=engine,
+                         sessions=sessions, run_migrations=False, relay_factory=relay)
+        port = free_port()
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        r = httpx.post(f"{base}/v1/findings/batch", json=batch(*_rich_findings()),
+                       headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        assert r.status_code == 200, r.text
+        try:
+            yield base, broker.bootstrap, topic
+        finally:
+            server.should_exit = True
+            thread.join(10)
+            engine.dispose()
+
+
+def test_moderator_works_a_case_to_a_published_sanction(live):
+    from kafka import KafkaConsumer
+    from playwright.sync_api import expect, sync_playwright
+
+    base, bootstrap, topic = live
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"{base}/console/")
+        page.fill("#username", "mona")
+        page.fill("#password", "moderator-pass-1")
+        page.click("button[type=submit]")
+        expect(page.locator("#queue")).to_be_visible()
+        page.goto(f"{base}/console/?family=hand")
+        page.screenshot(path=str(SHOTS / "queue.png"), full_page=True)
+        page.goto(f"{base}/console/?family=seat")
+        first = page.locator("#queue tbody tr").first
+        first.click()
+        page.keyboard.press("Enter")
+        expect(page.locator(".timeline rect").first).to_be_visible()
+        page.goto(f"{base}/console/?family=chat")
+        expect(page.locator("#queue tbody tr.selected")).to_have_count(1)
+        page.keyboard.press("j")
+        page.keyboard.press("k")
+        page.keyboard.press("c")  # claim the selected case: lands on its page
+        expect(page.locator(".flash")).to_have_text("Claimed.")
+        assert page.locator("mark").count() >= 2
+        assert page.locator("b").count() == 0  # the <b> typed in chat is shown as text
+        page.fill("#decision-reason", "insults at table t-3")
+        page.check("#decision-apply")
+        page.click("#decide")
+        expect(page.locator(".flash")).to_have_text("Decision recorded.")
+        expect(page.locator("#events .published")).to_have_count(1, timeout=15_000)
+        page.screenshot(path=str(SHOTS / "case.png"), full_page=True)
+        page.goto(f"{base}/console/?family=hand")
+        page.locator("#queue tbody tr a").first.click()
+        expect(page.locator("article.hand")).to_have_count(2)
+        page.screenshot(path=str(SHOTS / "case_hands.png"), full_page=True)
+        page.goto(f"{base}/console/dashboard")
+        expect(page.locator("svg.chart rect").first).to_be_visible()
+        page.screenshot(path=str(SHOTS / "dashboard.png"), full_page=True)
+        browser.close()
+    assert errors == []
+    consumer = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
+                             group_id=f"g-{uuid.uuid4().hex[:6]}", session_timeout_ms=6000,
+                             heartbeat_interval_ms=1000, consumer_timeout_ms=20_000)
+    record = next(iter(consumer))
+    consumer.close()
+    event = json.loads(record.value)
+    assert record.key == b"p-alice" and event["type"] == "railbird.enforcement.chat_ban"
