@@ -50,27 +50,36 @@ def cash_scenario(*, tables: int, hands: int, seed: int) -> Scenario:
     return sc
 
 
-def bounty_scenario(*, tournaments: int, seed: int, chat_share: float = 0.5) -> Scenario:
-    """Half the tournaments carry a planted bounty pair; of those, `chat_share` also talk about it."""
+def bounty_scenario(*, pairs: int, tournaments_per_pair: int, clean: int, seed: int) -> Scenario:
+    """Planted pairs each play several bounty tournaments together among regulars from a pool; the
+    even-numbered pairs also agree in chat (private) once. Truth is keyed by pair."""
     rng = random.Random(seed)
     sc = Scenario()
-    for t in range(tournaments):
+    pool = [f"reg{i}" for i in range(40)]
+    planted = [(f"ring{k}a", f"ring{k}b") for k in range(pairs)]
+    plan: list[tuple[str, str] | None] = [p for p in planted for _ in range(tournaments_per_pair)] + [None] * clean
+    rng.shuffle(plan)
+    talked: set[tuple[str, str]] = set()
+    for t, pair in enumerate(plan):
         tid = f"bt{t}"
-        players = [f"b{t}x{i}" for i in range(6)]
         start = T0 + timedelta(hours=t)
-        planted = t % 2 == 0
-        tactics = Tactics(bounty_pair=frozenset(players[:2])) if planted else Tactics()
+        others = rng.sample(pool, 4 if pair else 6)
+        players = [*(pair or ()), *others]
+        rng.shuffle(players)
         events: list[tuple[str, Any]] = []
         for k, p in enumerate(players):  # everyone says hello: nicknames become known
             events.append((CHAT, _chat(f"{tid}-hi{k}", p, "gl all", tid, start)))
-        if planted:
-            sc.planted.add(("bounty_agreement", tid, *sorted(players[:2])))
-            if rng.random() < chat_share:
-                sc.with_chat.add(("bounty_agreement", tid, *sorted(players[:2])))
-                text = f"let's both go after @{players[2]} bounty, we check it down when someone is all in"
-                events.append((CHAT, _chat(f"{tid}-plan", players[0], text, tid, start, recipient=players[1])))
-        elif t % 4 == 1:
+        if pair is not None:
+            key = ("bounty_agreement", *sorted(pair))
+            sc.planted.add(key)
+            if int(pair[0][4:-1]) % 2 == 0 and pair not in talked:
+                talked.add(pair)
+                sc.with_chat.add(key)
+                text = f"let's both go after @{others[0]} bounty, we check it down when someone is all in"
+                events.append((CHAT, _chat(f"{tid}-plan", pair[0], text, tid, start, recipient=pair[1])))
+        elif t % 3 == 1:
             events.append((CHAT, _chat(f"{tid}-deal", players[0], "ICM deal? everyone agree to chop", tid, start)))
+        tactics = Tactics(bounty_pair=frozenset(pair)) if pair else Tactics()
         for r in _records(bounty_tournament(tournament_id=tid, players=players, rng=rng, tactics=tactics, start=start)):
             events.append((HAND, r))
         sc.events.extend(events)
@@ -100,7 +109,7 @@ def finding_key(f: Finding) -> tuple[str, ...]:
         return ("soft_play", *sorted(f.players[:2]))
     if f.category == "chip_dumping":
         return ("chip_dumping", *f.players[:2])
-    return ("bounty_agreement", f.tournament_id or "", *sorted(f.players[:2]))
+    return ("bounty_agreement", *sorted(f.players[:2]))
 
 
 def precision_recall(findings: list[Finding], planted: set[tuple[str, ...]], category: str,

@@ -96,6 +96,10 @@ class BountyAgreementDetector:
         self.tournaments: OrderedDict[str, TournamentState] = OrderedDict()
         self.private: OrderedDict[str, list[Clue]] = OrderedDict()
         """Agreement talk in private chat with no tournament stamped, by sender and recipient."""
+        self.history: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
+        """Pair -> [spots, cooperative] across the tournaments this process saw (bounded)."""
+        self.player_history: OrderedDict[str, list[int]] = OrderedDict()
+        self.max_pairs = max_tournaments * 20
 
     @property
     def state_window(self) -> timedelta:
@@ -192,6 +196,8 @@ class BountyAgreementDetector:
                 tally = state.players.setdefault(p, [0, 0])
                 tally[0] += 1
                 tally[1] += spot.cooperative
+                _bump(self.player_history, p, spot.cooperative, self.max_pairs)
+            _bump(self.history, (a, b), spot.cooperative, self.max_pairs)
             finding = self._finding_for(record.tournament_id, state, (a, b), record.ts)
             if finding is not None:
                 out.append(finding)
@@ -204,27 +210,32 @@ class BountyAgreementDetector:
             m = c.message
             talkers = {m.player_id, m.recipient_id} - {None}
             target = state.nicks.get(c.target_nick.casefold()) if c.target_nick else None
-            if m.player_id in pair and (talkers >= set(pair) or m.channel != "private" or target is not None):
+            partner = pair[1] if m.player_id == pair[0] else pair[0]
+            if m.player_id not in pair or partner == target:
+                continue
+            if talkers >= set(pair) or (m.channel != "private" and target is not None):
                 out.append(c)
         return list({c.message.event_id: c for c in out}.values())
 
-    def _play_p(self, state: TournamentState, pair: tuple[str, str], spots: PairSpots) -> float:
+    def _play(self, pair: tuple[str, str]) -> tuple[int, int, float]:
+        """(spots, cooperative, p-value) of the pair across tournaments against both players'
+        cooperation with other opponents (shrunk to the prior)."""
+        n, k = self.history.get(pair, [0, 0])
         base_spots = base_coop = 0
         for p in pair:
-            n, k = state.players.get(p, [0, 0])
-            base_spots += n - spots.spots
-            base_coop += k - spots.cooperative
+            pn, pk = self.player_history.get(p, [0, 0])
+            base_spots += pn - n
+            base_coop += pk - k
         p0 = shrunk_rate(base_coop, base_spots, prior=self.t.prior_rate, strength=self.t.prior_strength)
-        return binom_upper(spots.cooperative, spots.spots, p0)
+        return n, k, binom_upper(k, n, p0)
 
     def _finding_for(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> Finding | None:
         spots = state.pairs.get(pair)
         if spots is None or spots.cooperative == 0:
             return None
         clues = self._linked_clues(state, pair)
-        p = self._play_p(state, pair, spots)
-        rate = spots.cooperative / spots.spots
-        play = spots.spots >= self.t.play_min_spots and p <= self.t.play_p and rate >= self.t.play_min_rate
+        n, k, p = self._play(pair)
+        play = n >= self.t.play_min_spots and p <= self.t.play_p and k >= self.t.play_min_rate * n
         if clues and spots.cooperative >= self.t.fused_min_coop:
             level, score = "fused", min(0.99, 0.9 + 0.05 * min(1.0, spots.cooperative / 4) + 0.04 * (spots.bounty > 0))
         elif play:
@@ -234,7 +245,7 @@ class BountyAgreementDetector:
         if (level, *pair) in state.emitted or ("fused", *pair) in state.emitted:
             return None
         state.emitted.add((level, *pair))
-        return self._build(tournament, pair, level, score, spots, clues, p, ts)
+        return self._build(tournament, pair, level, score, spots, clues, (n, k, p), ts)
 
     def _chat_only(self, tournament: str, state: TournamentState, clue: Clue) -> Sequence[Finding]:
         m = clue.message
@@ -246,13 +257,15 @@ class BountyAgreementDetector:
 
     def _build(
         self, tournament: str, players: tuple[str, ...], level: str, score: float, spots: PairSpots | None,
-        clues: list[Clue], p: float | None, ts: datetime,
+        clues: list[Clue], play: tuple[int, int, float] | None, ts: datetime,
     ) -> Finding:
         hands = spots.hands if spots else []
         stat: dict[str, Any] = {"name": "cooperative_bounty_spots", "level": level}
-        if spots is not None:
-            stat.update(value=spots.cooperative, spots=spots.spots, p_value=p, bounty_to_pair=spots.bounty,
-                        null_model="binomial at the pair's shrunk cooperation rate with other opponents")
+        if spots is not None and play is not None:
+            stat.update(value=spots.cooperative, spots=spots.spots, bounty_to_pair=spots.bounty,
+                        all_spots=play[0], all_cooperative=play[1], p_value=play[2],
+                        null_model="binomial (all tournaments seen) at both players' shrunk cooperation "
+                        "rate with other opponents")
         what = {"fused": "agreement talk and cooperative bounty play", "play": "cooperative play around all-in bounty targets",
                 "chat": "agreement talk"}[level]
         return Finding(
@@ -284,3 +297,16 @@ def _message(c: Clue) -> dict[str, Any]:
         "channel": m.channel, "text": m.text,
         "spans": [{"start": c.span[0], "end": c.span[1], "label": "collusion_talk"}] if c.span else [],
     }
+
+
+def _bump(table: OrderedDict[Any, list[int]], key: Any, cooperative: bool, cap: int) -> None:
+    """Add one spot to a bounded [spots, cooperative] tally (least recently used dropped first)."""
+    tally = table.get(key)
+    if tally is None:
+        tally = table[key] = [0, 0]
+        while len(table) > cap:
+            table.popitem(last=False)
+    else:
+        table.move_to_end(key)
+    tally[0] += 1
+    tally[1] += cooperative
