@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.state import BoundedMap, Window
-from pipeline.detectors.chat.text import emoji_count, fold, is_emoji_only, longest_run
+from pipeline.detectors.chat.text import emoji_count, fold, has_run, is_emoji_only, longest_run
 from pipeline.findings import Finding
 
 
@@ -32,9 +32,16 @@ class FloodLimits:
     max_char_run: int = 30
 
 
+@dataclass(frozen=True, slots=True)
+class _Line:
+    message: ChatMessage
+    folded: str
+    emoji_only: bool
+
+
 @dataclass(slots=True)
 class _Burst:
-    messages: Window[ChatMessage]
+    messages: Window[_Line]
     quiet_until: datetime | None = None
 
 
@@ -63,7 +70,7 @@ class FloodingDetector:
         burst = self._state.get_or_create(
             f"{event.player_id}|{place_of(event)}", lambda: _Burst(Window(span=span, max_items=64))
         )
-        burst.messages.add(event.ts, event)
+        burst.messages.add(event.ts, _Line(event, fold(event.text).strip(), is_emoji_only(event.text)))
         if burst.quiet_until is not None and event.ts < burst.quiet_until:
             return ()
         verdict = self._judge(event, burst.messages.stamped())
@@ -74,21 +81,23 @@ class FloodingDetector:
         return (self._finding(event, category, reason, evidence),)
 
     def _judge(
-        self, event: ChatMessage, stamped: list[tuple[datetime, ChatMessage]]
+        self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]
     ) -> tuple[str, str, list[ChatMessage]] | None:
         lim = self.limits
-        if emoji_count(event.text) > lim.max_emoji_in_message:
-            return "emoji_spam", f"{emoji_count(event.text)} emoji in one message", [event]
+        emoji_n = emoji_count(event.text)
+        if emoji_n > lim.max_emoji_in_message:
+            return "emoji_spam", f"{emoji_n} emoji in one message", [event]
         recent = _since(stamped, event.ts - lim.window)
         if len(recent) > lim.max_messages:
-            return "flooding", f"{len(recent)} messages in {lim.window.total_seconds():g}s", recent
-        emoji = [m for m in _since(stamped, event.ts - lim.emoji_window) if is_emoji_only(m.text)]
+            return "flooding", f"{len(recent)} messages in {lim.window.total_seconds():g}s", [x.message for x in recent]
+        emoji = [x.message for x in _since(stamped, event.ts - lim.emoji_window) if x.emoji_only]
         if len(emoji) > lim.max_emoji_messages:
             return "emoji_spam", f"{len(emoji)} emoji-only messages", emoji
-        same = [m for m in _since(stamped, event.ts - lim.repeat_window) if _same(m.text, event.text)]
-        if len(same) > lim.max_repeats and fold(event.text).strip() and not is_emoji_only(event.text):
+        line = stamped[-1][1]
+        same = [x.message for x in _since(stamped, event.ts - lim.repeat_window) if x.folded == line.folded]
+        if len(same) > lim.max_repeats and line.folded and not line.emoji_only:
             return "flooding", f"same line {len(same)} times", same
-        if longest_run(event.text) > lim.max_char_run:
+        if has_run(event.text, lim.max_char_run + 1):
             return "flooding", f"run of {longest_run(event.text)} repeated characters", [event]
         return None
 
@@ -112,9 +121,5 @@ class FloodingDetector:
         )
 
 
-def _since(stamped: list[tuple[datetime, ChatMessage]], cutoff: datetime) -> list[ChatMessage]:
-    return [m for ts, m in stamped if ts >= cutoff]
-
-
-def _same(a: str, b: str) -> bool:
-    return fold(a).strip() == fold(b).strip()
+def _since(stamped: list[tuple[datetime, _Line]], cutoff: datetime) -> list[_Line]:
+    return [x for ts, x in stamped if ts >= cutoff]

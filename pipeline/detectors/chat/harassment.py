@@ -89,8 +89,8 @@ class HarassmentDetector:
     def _target(self, event: ChatMessage, place: _Place) -> str | None:
         if event.channel == "private":
             return event.recipient_id
-        for word in _WORD.findall(event.text):
-            player = place.nicknames.get(fold(word.lstrip("@").strip(".-")))
+        for word in _WORD.findall(fold(event.text)):
+            player = place.nicknames.get(word.lstrip("@").strip(".-"))
             if player is not None and player != event.player_id:
                 return player
         return None

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from pipeline.detectors.chat.text import fold, fold_mapped
+from pipeline.detectors.chat.state import BoundedMap
+from pipeline.detectors.chat.text import fold_mapped, unmix
 from pipeline.findings import Span
 
 ABUSE_TERMS: dict[str, str] = {
@@ -48,39 +49,81 @@ ABUSE_TERMS: dict[str, str] = {
 """Term -> category; all categories are in `pipeline.categories.CATEGORIES`."""
 
 
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_SPACED = re.compile(r"(?<![^\W\d_])[^\W\d_](?:[\s._*\-][^\W\d_]){2,}(?![^\W\d_])")
+_SEPARATOR = re.compile(r"[\s._*\-]")
+_REPEAT = re.compile(r"(.)\1+")
+_STRETCHED = re.compile(r"([^\W\d_])\1\1")
+_MIXED = re.compile(r"[a-z][^\W\d_a-z]*[\u0400-\u04ff]|[\u0400-\u04ff][^\W\d_]*[a-z]")
+
+
+def squeeze(word: str) -> str:
+    """Collapse repeated letters ("iiidiooot" -> "idiot"); terms are indexed squeezed too."""
+    return _REPEAT.sub(r"\1", word) if _REPEAT.search(word) else word
+
+
+def _normal(word: str) -> str:
+    # Natural double letters ("good", "asshole") stay; a stretch of three or more is squeezed.
+    word = unmix(word)
+    return squeeze(word) if _STRETCHED.search(word) else word
+
+
 @dataclass(frozen=True, slots=True)
 class Lexicon:
-    """A compiled term list: `find` returns spans (on the original text) labelled by category."""
+    """A compiled term list: `find` returns spans (on the original text) labelled by category.
 
-    pattern: re.Pattern[str]
-    categories: Mapping[str, str]
+    Matching is by word tokens of the folded text (a set lookup per message in the common case,
+    not a regex with one branch per term), so its cost does not grow with the number of terms.
+    """
+
+    index: Mapping[str, tuple[tuple[tuple[str, ...], str], ...]]
+    # Several detectors ask about the same message; the answer for a text never changes.
+    _recent: BoundedMap[str, list[Span]] = field(default_factory=lambda: BoundedMap(max_keys=2048))
 
     def find(self, text: str) -> list[Span]:
         """Every match as a span on `text` labelled with its category, left to right."""
+        known = self._recent.get(text)
+        if known is None:
+            known = self._find(text)
+            self._recent.put(text, known)
+        return list(known)
+
+    def _find(self, text: str) -> list[Span]:
         folded, where = fold_mapped(text)
+        plain = not (_STRETCHED.search(folded) or _SPACED.search(folded) or _MIXED.search(folded))
+        if plain and self.index.keys().isdisjoint(_TOKEN.findall(folded)):
+            return []
+        tokens = _tokens(folded)
         spans: list[Span] = []
-        for match in self.pattern.finditer(folded):
-            label = self.categories.get(match.lastgroup or "", "insult")
-            spans.append(Span(start=where[match.start()], end=where[match.end() - 1] + 1, label=label))
+        i = 0
+        while i < len(tokens):
+            matched = 0
+            for words, category in self.index.get(tokens[i][2], ()):
+                if tuple(t[2] for t in tokens[i : i + len(words)]) == words:
+                    start, end = tokens[i][0], tokens[i + len(words) - 1][1]
+                    spans.append(Span(start=where[start], end=where[end - 1] + 1, label=category))
+                    matched = len(words)
+                    break
+            i += max(1, matched)
         return spans
 
 
+def _tokens(folded: str) -> list[tuple[int, int, str]]:
+    """(start, end, word) letter runs; a run of single letters with separators ("f.u.c.k") is one."""
+    spaced = [(m.start(), m.end(), _normal(_SEPARATOR.sub("", m.group()))) for m in _SPACED.finditer(folded)]
+    tokens = list(spaced)
+    for m in _TOKEN.finditer(folded):
+        if not any(a <= m.start() < b for a, b, _ in spaced):
+            tokens.append((m.start(), m.end(), _normal(m.group())))
+    return sorted(tokens)
+
+
 def compile_lexicon(terms: Mapping[str, str] | Iterable[tuple[str, str]] = ABUSE_TERMS) -> Lexicon:
-    """Compile terms into one alternation; longest terms first so phrases beat their words."""
-    pairs = sorted(dict(terms).items(), key=lambda kv: -len(kv[0]))
-    groups: list[str] = []
-    categories: dict[str, str] = {}
-    for i, (term, category) in enumerate(pairs):
-        groups.append(f"(?P<t{i}>{_term_regex(term)})")
-        categories[f"t{i}"] = category
-    body = "|".join(groups) or r"(?!x)x"
-    # Letter boundaries, not \b: digits were folded to letters and must not glue words together.
-    return Lexicon(re.compile(rf"(?<![^\W\d_])(?:{body})(?![^\W\d_])"), categories)
-
-
-def _term_regex(term: str) -> str:
-    words = []
-    for word in fold(term).split():
-        # One optional separator between letters catches "f.u.c.k" and "F U C K" but not prose.
-        words.append(r"[\s._*\-]?".join(f"{re.escape(c)}+" for c in word))
-    return r"[\W_]*".join(words)
+    """Index terms by their first folded word, as written and squeezed; longest phrases first."""
+    index: dict[str, set[tuple[tuple[str, ...], str]]] = {}
+    for term, category in dict(terms).items():
+        words = tuple(_normal(t[2]) for t in _tokens(fold_mapped(term)[0]))
+        for variant in {words, tuple(squeeze(w) for w in words)}:
+            if variant:
+                index.setdefault(variant[0], set()).add((variant, category))
+    return Lexicon({k: tuple(sorted(v, key=lambda e: (-len(e[0]), e))) for k, v in index.items()})

@@ -8,7 +8,7 @@ hand-in-play detector adds who said it to whom. Written by the team; tune with `
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pipeline.detectors.chat.text import fold, fold_mapped
@@ -145,10 +145,10 @@ class HandTalkModel:
         return HandTalk(max(0.0, score), tuple(sorted(spans, key=lambda s: s.start)), bool(advice), bool(spans))
 
     @staticmethod
-    def _spans(pattern: re.Pattern[str], folded: str, where: tuple[int, ...], label: str) -> list[Span]:
+    def _spans(pattern: re.Pattern[str], folded: str, where: Sequence[int], label: str) -> list[Span]:
         return [Span(start=where[m.start()], end=where[m.end() - 1] + 1, label=label) for m in pattern.finditer(folded) if m.end() > m.start()]
 
-    def _commentary(self, folded: str, where: tuple[int, ...], span: Span) -> bool:
+    def _commentary(self, folded: str, where: Sequence[int], span: Span) -> bool:
         start = where.index(span.start) if span.start in where else 0
         end = where.index(span.end - 1) + 1 if span.end - 1 in where else len(folded)
         before = folded[max(0, start - 16) : start].rstrip(" ,!.?")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
 
 ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f\u202a\u202b\u202c\u202d\u202e"))
 """Invisible characters (zero-width, soft hyphen, bidi controls) removed before any matching."""
@@ -15,6 +17,7 @@ ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\
 # Cyrillic letters that render like Latin ones, used to disguise Latin words (and vice versa).
 _CYR_TO_LAT = str.maketrans("аеорсухкмтвні", "aeopcyxkmtbhi")
 _LEET = str.maketrans("0134578@$", "oieastbas")
+_LEET_CONTEXT = re.compile(r"[^\W\d_][0-9@$]|[0-9@$][^\W\d_]")
 _STRETCH = re.compile(r"(\w)\1{2,}")
 _LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
 _PUNCT_RUN = re.compile(r"([!?])\1{2,}|[!?]{4,}")
@@ -27,6 +30,8 @@ def clean(text: str) -> str:
 
 def fold(text: str) -> str:
     """Case-folded, accent-insensitive form for lexicon lookups (Vietnamese đ kept as d)."""
+    if text.isascii():
+        return text.lower()
     lowered = clean(text).casefold().replace("đ", "d")
     decomposed = unicodedata.normalize("NFKD", lowered)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -43,27 +48,45 @@ def squash(text: str) -> str:
     return "".join(c for c in fold_disguised(text) if c.isalpha())
 
 
-def fold_mapped(text: str, *, leet: bool = True) -> tuple[str, tuple[int, ...]]:
-    """`fold_disguised` without squeezing, plus each folded character's offset in `text`.
+def fold_mapped(text: str, *, leet: bool = True) -> tuple[str, Sequence[int]]:
+    """`fold` plus leetspeak, and each folded character's offset in `text` (no squeezing, no unmixing).
 
     Lexicon matches on the folded form are turned back into spans on the original text with it.
     """
+    # Digits count as letters only when glued to letters ("1d10t"), not in "lol 123" or "AK 2 outer".
+    leet = leet and _LEET_CONTEXT.search(text) is not None
     if text.isascii():
         # Fast path for most chat: ASCII folds one-to-one, so offsets are the identity.
         lowered = text.lower()
-        return (lowered.translate(_LEET) if leet else lowered), tuple(range(len(text)))
-    out: list[str] = []
-    where: list[int] = []
-    latin = _mostly_latin(text)
-    for i, char in enumerate(text):
-        if ord(char) in ZERO_WIDTH:
-            continue
-        piece = fold(char).translate(_LEET) if leet else fold(char)
-        if latin:
-            piece = piece.translate(_CYR_TO_LAT)
-        out.append(piece)
-        where.extend([i] * len(piece))
-    return "".join(out), tuple(where)
+        return (lowered.translate(_LEET) if leet else lowered), range(len(text))
+    pieces = [_fold_char(char, leet) for char in text]
+    folded = "".join(pieces)
+    if len(folded) == len(text) and all(len(p) == 1 for p in pieces):
+        return folded, range(len(text))
+    return folded, [i for i, piece in enumerate(pieces) for _ in piece]
+
+
+@lru_cache(maxsize=8192)
+def _fold_char(char: str, leet: bool) -> str:
+    # Memoised: chat uses a few hundred distinct characters, and folding one is the hot path.
+    if ord(char) in ZERO_WIDTH:
+        return ""
+    return fold(char).translate(_LEET) if leet else fold(char)
+
+
+_LAT_TO_CYR = {v: k for k, v in _CYR_TO_LAT.items()}
+_ASCII_LETTER = re.compile("[a-z]")
+
+
+def unmix(word: str) -> str:
+    """A word mixing Latin and Cyrillic look-alikes, written in its majority script."""
+    if word.isascii() or _ASCII_LETTER.search(word) is None:
+        return word
+    latin = sum(1 for c in word if "a" <= c <= "z")
+    cyrillic = sum(1 for c in word if "\u0400" <= c <= "\u04ff")
+    if not latin or not cyrillic:
+        return word
+    return word.translate(_CYR_TO_LAT if latin >= cyrillic else _LAT_TO_CYR)
 
 
 def letters(text: str) -> list[str]:
@@ -72,9 +95,10 @@ def letters(text: str) -> list[str]:
 
 
 def caps_ratio(text: str) -> float:
-    """Share of cased letters that are upper case (0 when the text has fewer than one)."""
-    cased = [c for c in letters(text) if c.isupper() or c.islower()]
-    return sum(c.isupper() for c in cased) / len(cased) if cased else 0.0
+    """Share of cased letters that are upper case (0 when the text has none)."""
+    upper = sum(map(str.isupper, text))
+    cased = upper + sum(map(str.islower, text))
+    return upper / cased if cased else 0.0
 
 
 def has_punct_run(text: str) -> bool:
@@ -82,20 +106,37 @@ def has_punct_run(text: str) -> bool:
     return _PUNCT_RUN.search(text) is not None
 
 
+_EMOJI_CLASS = (
+    "\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u2199\u21a9\u21aa\u231a-\u23ff\u24c2"
+    "\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff\u3030\u303d\u3297\u3299\U0001F000-\U0001FAFF"
+)
+_EMOJI = re.compile(f"[{_EMOJI_CLASS}]")
+_EMOJI_ONLY = re.compile(f"[\\s\ufe0f\u200d\u20e3{_EMOJI_CLASS}]*")
+
+
 def is_emoji(char: str) -> bool:
-    """True for pictographs and symbols used as emoji (category So, or emoji modifiers)."""
-    return unicodedata.category(char) == "So" or 0x1F3FB <= ord(char) <= 0x1F3FF
+    """True for pictographs, symbols and modifiers used as emoji."""
+    return _EMOJI.fullmatch(char) is not None
 
 
 def emoji_count(text: str) -> int:
     """Number of emoji characters in a text."""
-    return sum(1 for c in text if is_emoji(c))
+    return len(_EMOJI.findall(text))
 
 
 def is_emoji_only(text: str) -> bool:
     """At least one emoji and nothing but emoji, joiners, variation selectors and spaces."""
-    body = clean(text).replace("\ufe0f", "").replace("\u200d", "")
-    return any(is_emoji(c) for c in body) and all(is_emoji(c) or c.isspace() for c in body)
+    return _EMOJI.search(text) is not None and _EMOJI_ONLY.fullmatch(clean(text)) is not None
+
+
+@lru_cache(maxsize=16)
+def _run_pattern(length: int) -> re.Pattern[str]:
+    return re.compile(rf"(\S)\1{{{max(0, length - 1)},}}")
+
+
+def has_run(text: str, length: int) -> bool:
+    """True when one non-space character repeats at least `length` times in a row."""
+    return _run_pattern(length).search(text) is not None
 
 
 def longest_run(text: str) -> int:

@@ -1,0 +1,173 @@
+"""Throughput and latency of every chat rule detector (with a trivial classifier), median of runs.
+
+Feeds a deterministic mix of table talk, planted offences, hand talk and floods in five languages
+(the simulator's lines) through the chat detectors and policy, as the runner does, one message at
+a time. Peer in the same run: alt-profanity-check (`predict_prob`, one batch), the English-only
+model the design names. Writes bench/results/chat_detectors.json.
+
+    .venv/bin/python -m bench.chat_detectors [--messages 30000] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from pipeline.contracts import CHAT, ChatMessage
+from pipeline.detector import Detector
+from pipeline.detectors.chat import build_chat_detectors
+from pipeline.rules import RulesConfig
+from pipeline.runner import Pipeline
+from pipeline.text_model import TextVerdict
+from simulator import abuse, phrases
+
+RESULTS = Path(__file__).resolve().parent / "results" / "chat_detectors.json"
+T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+class TrivialClassifier:
+    """Returns a clean verdict instantly: the bench measures the rules, not the model."""
+
+    def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
+        return [TextVerdict(scores={}) for _ in texts]
+
+
+def corpus(n: int, *, seed: int = 7) -> list[ChatMessage]:
+    """n messages from 3,000 players at 300 tables, ~200 messages per second of event time."""
+    rng = random.Random(seed)
+    benign = [ln for bank in (phrases.DURING_HAND, phrases.AFTER_HAND) for g in bank.values() for ln in g]
+    bad = [ln for bank in abuse.VIOLATIONS.values() for g in bank.values() for ln in g]
+    floods = [ln for g in abuse.FLOOD_LINES.values() for ln in g] + list(abuse.EMOJI_SPAM)
+    nicknames = ["".join(p) for p in zip(*phrases.NICKNAME_PARTS, strict=False)] + list(phrases.OFFENSIVE_NICKNAMES)
+    out: list[ChatMessage] = []
+    for i in range(n):
+        roll = rng.random()
+        pool = benign if roll < 0.85 else bad if roll < 0.95 else floods
+        text = rng.choice(pool).format(v="Alice", t="Bob", c=rng.choice(["AhKd", "pocket kings", "QQ"]))
+        if rng.random() < 0.5:
+            # Half the lines get a tail, so caches keyed by text do not flatter the figures.
+            text = f"{text} {rng.choice(['lol', 'haha', '!!', 'bro', '🙂', 'ok', ''])}{rng.randrange(1000)}"
+        player = rng.randrange(3000)
+        table = player % 300
+        running = rng.random() < 0.6
+        out.append(
+            ChatMessage(
+                event_id=f"b{i}",
+                ts=T0 + timedelta(milliseconds=5 * i),
+                channel="table",
+                player_id=f"p{player}",
+                nickname=nicknames[player % len(nicknames)] + str(player),
+                text=text,
+                client="desktop",
+                table_id=f"t{table}",
+                hand_id=f"h{table}-{i // 2000}" if running else None,
+                players_in_hand=tuple(f"p{table + 300 * k}" for k in range(4)) if running else None,
+            )
+        )
+    return out
+
+
+def _pipeline(detectors: list[Detector]) -> Pipeline:
+    return Pipeline({d.name: d for d in detectors}, rules=RulesConfig())
+
+
+def run_all(messages: list[ChatMessage]) -> tuple[float, float, list[float], int]:
+    """One pass through every chat detector with policy: wall and CPU seconds, latencies, findings.
+
+    CPU seconds are reported too because the bench machine is shared: wall time on a loaded
+    2-core box understates what one core does.
+    """
+    pipeline = _pipeline(build_chat_detectors(rules=RulesConfig(), classifier=TrivialClassifier()))
+    latencies: list[float] = []
+    findings = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    for message in messages:
+        t = time.perf_counter()
+        findings += len(pipeline.process(CHAT, message).findings)
+        latencies.append(time.perf_counter() - t)
+    return time.perf_counter() - start, time.process_time() - cpu, latencies, findings
+
+
+def run_each(messages: list[ChatMessage]) -> dict[str, float]:
+    """Messages per second of each chat detector alone (fresh state, no policy)."""
+    out: dict[str, float] = {}
+    for detector in build_chat_detectors(rules=RulesConfig(), classifier=TrivialClassifier()):
+        if CHAT not in detector.topics:
+            continue
+        start = time.perf_counter()
+        for message in messages:
+            detector.process(message)
+        out[detector.name] = len(messages) / (time.perf_counter() - start)
+    return out
+
+
+def run_peer(messages: list[ChatMessage]) -> float | None:
+    """alt-profanity-check on the same texts in one batch (None when it is not installed)."""
+    try:
+        from profanity_check import predict_prob
+    except ImportError:
+        return None
+    texts = [m.text for m in messages]
+    start = time.perf_counter()
+    predict_prob(texts)
+    return len(texts) / (time.perf_counter() - start)
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    """Run the benchmark, print medians and the ratio to the peer, write the JSON figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=30_000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    messages = corpus(args.messages)
+    rates, cpu_rates, p50s, p99s, per_detector, peers = [], [], [], [], [], []
+    findings = 0
+    for _ in range(args.runs):
+        seconds, cpu_seconds, latencies, findings = run_all(messages)
+        rates.append(len(messages) / seconds)
+        cpu_rates.append(len(messages) / cpu_seconds)
+        p50s.append(_pct(latencies, 0.50) * 1e6)
+        p99s.append(_pct(latencies, 0.99) * 1e6)
+        per_detector.append(run_each(messages))
+        peer = run_peer(messages)
+        if peer is not None:
+            peers.append(peer)
+    rate = statistics.median(rates)
+    peer_rate = statistics.median(peers) if peers else None
+    figures = {
+        "messages": len(messages),
+        "runs": args.runs,
+        "findings_per_run": findings,
+        "all_chat_rules_msgs_per_s": round(rate),
+        "all_chat_rules_msgs_per_cpu_s": round(statistics.median(cpu_rates)),
+        "load_average_1m": round(os.getloadavg()[0], 2),
+        "latency_us": {"p50": round(statistics.median(p50s), 1), "p99": round(statistics.median(p99s), 1)},
+        "per_detector_msgs_per_s": {
+            name: round(statistics.median(run[name] for run in per_detector)) for name in per_detector[0]
+        },
+        "peer": {"name": "alt-profanity-check predict_prob, one batch", "msgs_per_s": round(peer_rate) if peer_rate else None},
+        "ratio_vs_peer": round(rate / peer_rate, 3) if peer_rate else None,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    print(json.dumps(figures, indent=2))
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
