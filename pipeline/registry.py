@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pipeline.detector import Detector
 from pipeline.detectors.chat import build_chat_detectors
+from pipeline.detectors.hand import build_hand_detectors
 from pipeline.detectors.seat import build_seat_detectors
 from pipeline.rules import RulesConfig
 from pipeline.runner import Pipeline
@@ -18,6 +19,7 @@ def build_detectors(*, rules: RulesConfig, classifier: TextClassifier | None = N
     detectors: list[Detector] = [
         *build_chat_detectors(rules=rules, classifier=classifier),
         *build_seat_detectors(rules=rules),
+        *build_hand_detectors(rules=rules, classifier=classifier),
     ]
     names = [d.name for d in detectors]
     if len(names) != len(set(names)):
