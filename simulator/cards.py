@@ -99,10 +99,10 @@ def _percentiles() -> dict[tuple[int, int], float]:
     scores = {pair: _chen(*pair) for pair in combinations(DECK, 2)}
     ordered = sorted(scores.values(), reverse=True)
     total = len(ordered)
-    first_index: dict[float, int] = {}
+    last_index: dict[float, int] = {}
     for i, s in enumerate(ordered):
-        first_index.setdefault(s, i)
-    return {pair: (first_index[s] + 1) / total for pair, s in scores.items()}
+        last_index[s] = i
+    return {pair: (last_index[s] + 1) / total for pair, s in scores.items()}
 
 
 PREFLOP_TOP: dict[tuple[int, int], float] = _percentiles()

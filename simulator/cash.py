@@ -201,9 +201,18 @@ class CashTable:
             seat.hands += 1
         if outcome.planted:
             for plot in plots:
+                if plot.kind == "chip_dumping" and not _dumped(plot, deal, outcome.finishing):
+                    continue
                 plot.hands.append((end, hand_id, self.table_id))
         self.chatter.talk(HandWindow(
             table_id=self.table_id, tournament_id=None, hand_id=hand_id, start=start, end=end,
             gap_end=end + 2.0, seated=tuple(s.player for s in self.seating.seats.values()),
             in_hand=tuple(p.id for p in deal.players), holes=hole_texts(deal, outcome),
         ))
+
+
+def _dumped(plot: Plot, deal: Deal, finishing: tuple[int, ...]) -> bool:
+    """The dumper lost chips in the hand and the receiver won some."""
+    ids = [p.id for p in deal.players]
+    dumper, receiver = (ids.index(m) for m in plot.members[:2])
+    return finishing[dumper] < deal.stacks[dumper] and finishing[receiver] > deal.stacks[receiver]

@@ -102,7 +102,7 @@ class Chatter:
 def next_category(p: Player, categories: list[str]) -> str:
     """Abusers go through their categories in turn, so each one shows up early."""
     p.plants += 1
-    return categories[p.plants % len(categories)]
+    return categories[(p.plants - 1) % len(categories)]
 
 
 def plant_violation(

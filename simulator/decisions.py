@@ -86,8 +86,10 @@ def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> Decision | N
         dumper, _ = tactics.dump
         if i == dumper:
             if spot.to_call == 0:
-                return _raise(spot, spot.current + max(spot.big_blind * 3, spot.pot * 4 // 5))
-            return ("f", 0) if spot.street == 3 else ("cc", 0)
+                # Bet big but never all-in: the dumper must be able to fold the river and lose.
+                amount = min(spot.current + max(spot.big_blind * 3, spot.pot * 4 // 5), spot.max_to - spot.big_blind)
+                return ("cbr", amount) if spot.can_raise and amount >= spot.min_raise_to else ("cc", 0)
+            return ("f", 0) if spot.street == 3 or spot.to_call * 2 > spot.max_to else ("cc", 0)
         if spot.to_call > 0 and spot.street == 3:
             return _raise(spot, spot.current * 5 // 2)
         return ("cc", 0)

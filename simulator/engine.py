@@ -123,7 +123,8 @@ class _Table:
             if len(live) == 1 or not self.can_act(i):
                 continue
             to_call = current - self.bets[i]
-            others = any(j != i and self.can_act(j) for j in live)
+            # A raise needs someone who could still put in more than the current bet (pokerkit's rule).
+            others = any(j != i and self.can_act(j) and self.bets[j] + self.stacks[j] > current for j in live)
             max_to = self.bets[i] + self.stacks[i]
             spot = Spot(
                 index=i, street=self.street, to_call=max(0, to_call), current=current,

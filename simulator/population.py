@@ -74,10 +74,13 @@ def build_population(config: RoomConfig, rng: random.Random) -> Population:
     """Players with personas, plus the planted groups and abusers, deterministically from rng."""
     n = max(60, config.players)
     plan: list[tuple[str, tuple[str, ...], str | None]] = []
-    per_language = max(1, n // 150)
-    for lang_index, language in enumerate(LANGUAGES):
-        for k in range(per_language + 1):
-            start = (lang_index * 5 + k * 4) % len(TABLE_CATEGORIES)
+    per_language = max(3, n // 100)
+    abuser = 0
+    for language in LANGUAGES:
+        for _ in range(per_language):
+            # Spread the starting categories so the first two plants of all abusers cover them all.
+            start = (abuser * 5) % len(TABLE_CATEGORIES)
+            abuser += 1
             cats = tuple(TABLE_CATEGORIES[(start + j) % len(TABLE_CATEGORIES)] for j in range(5))
             plan.append(("chat_abuser", cats, language))
         plan.append(("spammer", SPAM_CATEGORIES, language))

@@ -147,6 +147,7 @@ class Room:
         for tournament in self.tournaments:
             tournament.finish()
         for plot in self.plots.values():
+            plot.hands = [h for h in plot.hands if h[0] <= w.end]
             if plot.hands:
                 w.plant(TruthRow(
                     category=plot.kind, players=plot.members, start=w.ts(plot.hands[0][0]),
@@ -154,6 +155,9 @@ class Room:
                     table_id=plot.hands[0][2], detail={"hands": len(plot.hands)},
                 ))
         for pid, hunt in self.hunts.items():
+            kept = [k for k, t in enumerate(hunt.times) if t <= w.end]
+            hunt.times = [hunt.times[k] for k in kept]
+            hunt.events = [hunt.events[k] for k in kept]
             if len(hunt.events) >= 4:
                 w.plant(TruthRow(
                     category="bumhunting", players=(pid,), start=w.ts(min(hunt.times)), end=w.ts(max(hunt.times)),

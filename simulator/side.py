@@ -40,7 +40,8 @@ class LobbyChat:
             if now >= p.next_plant:
                 self._spam(now, p)
         for p in self.abusers:
-            if now >= p.next_plant and not p.tables:
+            # Away from the tables, or stuck at one where no hand runs: offend in the lobby.
+            if now >= p.next_plant + (20.0 if p.tables else 0.0):
                 self._lobby_abuse(now, p)
         for p in self.offensive:
             if now >= self.nick_due[p.id]:

@@ -86,12 +86,11 @@ def paced(
     began = clock()
     for n, item in enumerate(events):
         now = clock()
-        if max_seconds is not None and now - began >= max_seconds:
+        due = began + n / rate if rate > 0 else now
+        if max_seconds is not None and max(now, due) - began >= max_seconds:
             return
-        if rate > 0:
-            due = began + n / rate
-            if due > now:
-                sleep(due - now)
+        if due > now:
+            sleep(due - now)
         yield item
 
 

@@ -135,7 +135,8 @@ class Tournament:
         target = players[self.target] if self.target else None
         if target is None:
             return
-        text = bank_line(VIOLATIONS["collusion_talk"], a.language, self.world).replace("{t}", target.nickname)
+        lines = [line for line in VIOLATIONS["collusion_talk"][a.language] if "{t}" in line]
+        text = lines[self.world.rng.randrange(len(lines))].replace("{t}", target.nickname)
         message = self.world.chat(t, a, text, channel="private", recipient=b.id, tournament_id=self.spec.tournament_id)
         self.world.chat(t + 4.0, b, "ok 👍", channel="private", recipient=a.id, tournament_id=self.spec.tournament_id)
         self.agreement = (t, message.event_id)
@@ -181,8 +182,10 @@ class Tournament:
             return t
         episode = Episode(tuple(s.player.id for _, s in seats))
         back = t + rng.uniform(180.0, 360.0)
-        for table, seat in seats:
-            at = t + rng.uniform(0.0, 8.0)
+        # Apply in time order, so every event's sitting-out count reflects the earlier ones.
+        timed = sorted((t + rng.uniform(0.0, 8.0), k) for k in range(len(seats)))
+        for at, k in timed:
+            table, seat = seats[k]
             seat.back_at = back + rng.uniform(-10.0, 10.0)
             event = table.change(at, seat, "sit_out", "sitting_out")
             episode.times.append(at)
@@ -285,7 +288,11 @@ class Tournament:
         self.finished = True
         w = self.world
         tid = self.spec.tournament_id
+        self.plot_hands = [h for h in self.plot_hands if h[0] <= w.end]
         for ep in self.episodes:
+            kept = [k for k, t in enumerate(ep.times) if t <= w.end]
+            ep.times[:] = [ep.times[k] for k in kept]
+            ep.events[:] = [ep.events[k] for k in kept]
             w.plant(TruthRow(
                 category="collusive_sit_out", players=ep.members, start=w.ts(min(ep.times)),
                 end=w.ts(max(ep.times)), event_ids=tuple(ep.events), tournament_id=tid,

@@ -64,8 +64,9 @@ class World:
                 self.truth.append(row)
 
     def plant(self, row: TruthRow) -> None:
-        """Record a planted offence."""
-        self.truth.append(row)
+        """Record a planted offence, unless part of it falls after the end of the run."""
+        if row.end <= self.ts(self.end):
+            self.truth.append(row)
 
     def schedule(self, t: float, actor: Actor) -> None:
         """Let an actor act at room time t."""

@@ -7,6 +7,7 @@ import argparse
 import importlib
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -24,15 +25,35 @@ def _chat_module() -> ModuleType | None:
         raise
 
 
+class _EvalParser(argparse.ArgumentParser):
+    """A subcommand parser that can add its arguments only when it is actually used, so that
+    `eval scenario` never pays for importing the chat model's evaluation."""
+
+    lazy: Callable[[argparse.ArgumentParser], None] | None = None
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self.lazy is not None:
+            load, self.lazy = self.lazy, None
+            load(self)
+        return super().parse_known_args(args, namespace)
+
+
+def _chat_arguments(parser: argparse.ArgumentParser) -> None:
+    module = _chat_module()
+    if module is not None:
+        module.add_chat_eval_arguments(parser)
+    else:
+        parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """`chat` takes the chat evaluation's own options; `scenario` a seed and room size."""
-    sub = parser.add_subparsers(dest="eval_command", required=True, metavar="{chat,scenario}")
+    sub = parser.add_subparsers(dest="eval_command", required=True, metavar="{chat,scenario}",
+                                parser_class=_EvalParser)
     chat = sub.add_parser("chat", help="evaluate the chat model on the labelled datasets")
-    module = _chat_module() if "chat" in sys.argv[1:] else None
-    if module is not None:
-        module.add_chat_eval_arguments(chat)
-    else:
-        chat.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    chat.lazy = _chat_arguments
     scenario = sub.add_parser("scenario", help="simulate a room and score every detector on planted offences")
     scenario.add_argument("--seed", type=int, default=1)
     scenario.add_argument("--minutes", type=float, default=60.0, help="room time (default 60)")

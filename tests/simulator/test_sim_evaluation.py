@@ -1,0 +1,57 @@
+"""Matching findings to ground truth: the rule in docs/quality.md, and the metrics built on it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from pipeline.findings import Finding
+from simulator.evaluation import match, relevant_truth, score
+from simulator.truth import TruthRow
+
+T0 = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
+
+
+def _row(category: str, players: tuple[str, ...], start_s: float, end_s: float, **detail: object) -> TruthRow:
+    return TruthRow(category=category, players=players, start=T0 + timedelta(seconds=start_s),
+                    end=T0 + timedelta(seconds=end_s), event_ids=("e1",), detail=dict(detail))
+
+
+def _finding(category: str, subject: str, ts_s: float, *, detector: str = "d.one", window: tuple[float, float] | None = None) -> Finding:
+    return Finding(
+        finding_id=f"f-{category}-{subject}-{ts_s}", detector=detector, rule="r", family="chat", category=category,
+        score=0.9, players=(subject, "other"), ts=T0 + timedelta(seconds=ts_s), summary="s",
+        window_start=T0 + timedelta(seconds=window[0]) if window else None,
+        window_end=T0 + timedelta(seconds=window[1]) if window else None,
+    )
+
+
+def test_match_needs_category_subject_and_overlap() -> None:
+    truth = [_row("insult", ("p1",), 100, 100), _row("collusive_sit_out", ("p2", "p3"), 200, 500)]
+    findings = [
+        _finding("insult", "p1", 101),               # same category, subject, within slack
+        _finding("threat", "p1", 100),               # wrong category
+        _finding("insult", "p9", 100),               # wrong subject
+        _finding("insult", "p1", 300),               # too late
+        _finding("collusive_sit_out", "p3", 900, window=(400, 450)),  # second member, window overlaps
+    ]
+    hits = [bool(s.matched) for s in match(findings, truth, slack=timedelta(seconds=60))]
+    assert hits == [True, False, False, False, True]
+
+
+def test_score_reports_precision_recall_ttd_and_false_rate() -> None:
+    truth = [_row("insult", ("p1",), 100, 100), _row("insult", ("p2",), 1000, 1000), _row("spam", ("p4",), 10, 10)]
+    findings = [_finding("insult", "p1", 130), _finding("insult", "p5", 400)]
+    result = score(findings, truth, honest_hours=100.0, registered=["d.one", "d.idle"], honest_players=frozenset({"p5"}))
+    insult = result["categories"]["insult"]
+    assert (insult["precision"], insult["recall"], insult["median_ttd_s"]) == (0.5, 0.5, 30.0)
+    assert insult["false_per_10k_honest_hours"] == 100.0 and insult["false_on_honest_players"] == 1
+    assert result["categories"]["spam"]["status"] == "no detector emitted this category"
+    assert result["categories"]["spam"]["recall"] == 0.0
+    assert result["detectors"]["d.idle"]["status"] == "registered, no findings"
+    assert "hate" not in result["categories"]
+
+
+def test_exempt_formats_drop_hit_and_run_rows_for_that_rules_version() -> None:
+    rows = [_row("hit_and_run", ("p1",), 0, 60, format="rush_and_cash"), _row("hit_and_run", ("p1",), 0, 60, format="vip")]
+    kept = relevant_truth(rows, exempt_formats=frozenset({"rush_and_cash", "all_in_or_fold"}))
+    assert [r.detail["format"] for r in kept] == ["vip"]

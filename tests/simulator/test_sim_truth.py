@@ -1,0 +1,107 @@
+"""Ground truth agrees with the events it points at; the demo profile shows every kind early."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import timedelta
+
+from pipeline.categories import CATEGORIES
+from pipeline.contracts import ChatMessage, HandRecord, SeatActivity, SnapCamReport
+from tests.simulator.sim_rooms import generated
+
+CHAT_PLANTED = {
+    "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info", "impersonation",
+    "collusion_talk", "hand_in_play", "criminal", "flooding", "emoji_spam", "shouting", "harassment",
+}
+
+
+def _by_id():
+    return {event.event_id: event for _, event in generated().events}
+
+
+def test_every_truth_row_points_at_real_events_of_its_offenders() -> None:
+    events = _by_id()
+    hand_ids = {e.hand_id: e for e in events.values() if isinstance(e, HandRecord)}
+    for row in generated().truth:
+        assert row.category in CATEGORIES
+        assert row.start <= row.end
+        assert row.event_ids
+        for ref in row.event_ids:
+            event = events.get(ref) or hand_ids.get(ref)
+            assert event is not None, (row.category, ref)
+            if isinstance(event, ChatMessage) and row.category != "repeat_offender":
+                assert event.player_id == row.players[0]
+            if isinstance(event, SeatActivity):
+                assert event.player_id in row.players
+            if isinstance(event, SnapCamReport):
+                assert event.reported_id in row.players or event.reporter_id in row.players
+
+
+def test_hit_and_run_rows_are_cash_stints_of_one_to_nine_hands() -> None:
+    events = _by_id()
+    hands_at = defaultdict(list)
+    for event in events.values():
+        if isinstance(event, HandRecord) and event.game == "cash":
+            for player in event.players:
+                hands_at[(event.table_id, player)].append(event.ts)
+    rows = [r for r in generated().truth if r.category == "hit_and_run"]
+    assert rows
+    for row in rows:
+        join, leave = (events[e] for e in row.event_ids)
+        assert isinstance(join, SeatActivity) and isinstance(leave, SeatActivity)
+        assert (join.action, leave.action) == ("join", "leave") and join.game == "cash"
+        played = [t for t in hands_at[(row.table_id, row.players[0])] if join.ts <= t <= leave.ts]
+        assert 1 <= len(played) <= 9 and len(played) == leave.hands_played_at_table
+        assert leave.players_seated > 1 and leave.others_sitting_out < leave.players_seated - 1
+
+
+def test_collusive_sit_outs_are_group_members_going_out_within_seconds() -> None:
+    events = _by_id()
+    rows = [r for r in generated().truth if r.category == "collusive_sit_out"]
+    assert rows
+    for row in rows:
+        outs = [events[e] for e in row.event_ids if events[e].action == "sit_out"]
+        assert len(outs) >= 2 and {e.player_id for e in outs} <= set(row.players)
+        assert max(e.ts for e in outs) - min(e.ts for e in outs) <= timedelta(seconds=10)
+        assert all(e.tournament_id == row.tournament_id for e in outs)
+
+
+def test_chip_dumping_hands_move_chips_from_dumper_to_receiver() -> None:
+    hands = {e.hand_id: e for e in _by_id().values() if isinstance(e, HandRecord)}
+    rows = [r for r in generated().truth if r.category == "chip_dumping"]
+    assert rows
+    for row in rows:
+        dumper, receiver = row.players
+        for hand_id in row.event_ids:
+            hand = hands[hand_id]
+            i, j = hand.players.index(dumper), hand.players.index(receiver)
+            assert hand.finishing_stacks[i] < hand.starting_stacks[i]
+            assert hand.finishing_stacks[j] > hand.starting_stacks[j]
+
+
+def test_bounty_agreement_has_its_chat_and_names_a_target() -> None:
+    events = _by_id()
+    rows = [r for r in generated().truth if r.category == "bounty_agreement"]
+    assert len(rows) == 1
+    chat = events[rows[0].event_ids[0]]
+    assert isinstance(chat, ChatMessage) and chat.channel == "private"
+    target = generated().room.population.players[rows[0].detail["target"]]
+    assert target.nickname in chat.text
+
+
+def test_demo_profile_plants_every_kind_early() -> None:
+    truth = generated().truth
+    start = generated().room.config.start
+    first_minute = {r.category for r in truth if r.start - start <= timedelta(minutes=1)}
+    assert CHAT_PLANTED | {"snapcam_abuse", "false_reporting", "offensive_nickname"} <= first_minute
+    two_minutes = {r.category for r in truth if r.start - start <= timedelta(minutes=2)}
+    assert {"hit_and_run", "collusive_sit_out", "bounty_agreement", "chip_dumping"} <= two_minutes
+    assert {"bumhunting", "soft_play", "repeat_offender"} <= {r.category for r in truth}
+
+
+def test_planted_chat_violations_are_in_five_languages() -> None:
+    languages = defaultdict(set)
+    for row in generated("normal", 5, 30.0, 300).truth:
+        if "language" in row.detail:
+            languages[row.category].add(row.detail["language"])
+    assert set().union(*languages.values()) == {"en", "id", "vi", "hu", "uk"}
