@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
@@ -61,6 +62,14 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(PoolTimeoutError, _unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(IntegrityError, _integrity)  # type: ignore[arg-type]
     app.add_exception_handler(DataError, _data)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, _validation)  # type: ignore[arg-type]
+
+
+async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    # Never echo the input back: it may be huge, or hold text (lone surrogates) JSON cannot encode.
+    errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+              for e in exc.errors()[:20]]
+    return JSONResponse({"detail": errors}, status_code=422)
 
 
 async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
