@@ -44,8 +44,10 @@ class PairObs:
     short_flow: float = 0.0
     """Actual chips hero -> villain when the villain started the hand short-stacked."""
     check_down: int = 0
-    evidence: float = 0.0
-    """How telling this hand is for the pair (used to pick the evidence hands)."""
+    soft_evidence: float = 0.0
+    """How telling this hand is for soft play (strong hands checked, check-downs)."""
+    dump_evidence: float = 0.0
+    """How telling this hand is for chip dumping (chips and equity handed over)."""
 
 
 @dataclass(slots=True)
@@ -116,7 +118,7 @@ def _heads_up_step(out: HandFeatures, replay: Replay, step: Step, bb: float, see
             if category(mine) >= TWO_PAIR and mine > rank_hand([*v, *board]):
                 obs.strong_chances += 1
                 obs.strong_checks += not aggressive
-                obs.evidence += 0 if aggressive else 1.0
+                obs.soft_evidence += 0 if aggressive else 1.0
     elif step.facing > 0 and step.aggressor == villain:
         obs.faced += 1
         if step.kind == "fold":
@@ -128,7 +130,7 @@ def _heads_up_step(out: HandFeatures, replay: Replay, step: Step, bb: float, see
                 obs.transfer += min(forgone, TRANSFER_CLIP_BB)
                 if e >= 0.5:
                     obs.strong_folds += 1
-                    obs.evidence += 1.0 + forgone / 10
+                    obs.dump_evidence += 1.0 + forgone / 10
 
 
 def _showdown(out: HandFeatures, replay: Replay, bb: float, seed: int) -> None:
@@ -144,10 +146,11 @@ def _showdown(out: HandFeatures, replay: Replay, bb: float, seed: int) -> None:
         obs = _obs(out, hero, villain)
         if len(replay.board) >= 3 and not postflop_bets:
             obs.check_down += 1
+            obs.soft_evidence += 0.5
         if eq is not None:
             expected_loss = (replay.committed[hero] - eq * both) / bb
             obs.transfer += max(-TRANSFER_CLIP_BB, min(TRANSFER_CLIP_BB, expected_loss))
-            obs.evidence += max(0.0, expected_loss) / 20
+            obs.dump_evidence += max(0.0, expected_loss) / 20
 
 
 def _flows(out: HandFeatures, replay: Replay, bb: float, starting: list[int]) -> None:
@@ -169,9 +172,10 @@ def _flows(out: HandFeatures, replay: Replay, bb: float, starting: list[int]) ->
                 # Chips given up by folding heads-up to the villain count as a transfer.
                 obs.transfer += min(chips, TRANSFER_CLIP_BB)
                 back.transfer -= min(chips, TRANSFER_CLIP_BB)
+                obs.dump_evidence += chips / 20
             if starting[villain] < SHORT_STACK_BB * bb:
                 obs.short_flow += chips
-                obs.evidence += chips / 10
+                obs.dump_evidence += chips / 10
 
 
 def _bounty_spots(out: HandFeatures, replay: Replay, seed: int, bounty_won: dict[int, int]) -> None:

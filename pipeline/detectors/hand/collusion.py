@@ -206,7 +206,7 @@ class PairCollusionDetector:
         return pair.n_transfer >= t.min_transfer_hands and pair.transfer >= t.dump_min_mean_bb * pair.n_transfer
 
     def _finding(self, record: HandRecord, hero: str, villain: str, entry: PairEntry, stat: dict[str, Any]) -> Finding:
-        hands = [r for _, _, r in sorted(entry.evidence, key=lambda e: -e[0])]
+        hands = [r for _, _, r in sorted(entry.evidence.get(self.category, []), key=lambda e: -e[0])]
         verb = "rarely bets into" if self.category == "soft_play" else "passes chips to"
         return Finding(
             finding_id=stable_id("fnd", self.name, hero, villain),

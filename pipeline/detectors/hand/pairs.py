@@ -72,7 +72,8 @@ class PairEntry:
 
     tally: Tally = field(default_factory=Tally)
     last_seen: datetime | None = None
-    evidence: list[tuple[float, str, HandRecord]] = field(default_factory=list)
+    evidence: dict[str, list[tuple[float, str, HandRecord]]] = field(default_factory=dict)
+    """Category -> a small min-heap of (how telling, hand id, record)."""
     flagged: set[str] = field(default_factory=set)
 
 
@@ -110,12 +111,15 @@ class PairBook:
             self.pairs.move_to_end(key)
         entry.tally.add(obs)
         entry.last_seen = record.ts
-        if obs.evidence > 0:
-            item = (obs.evidence, record.hand_id, record)
-            if len(entry.evidence) < EVIDENCE_HANDS:
-                heapq.heappush(entry.evidence, item)
-            elif item[0] > entry.evidence[0][0]:
-                heapq.heapreplace(entry.evidence, item)
+        for category, weight in (("soft_play", obs.soft_evidence), ("chip_dumping", obs.dump_evidence)):
+            if weight <= 0:
+                continue
+            heap = entry.evidence.setdefault(category, [])
+            item = (weight, record.hand_id, record)
+            if len(heap) < EVIDENCE_HANDS:
+                heapq.heappush(heap, item)
+            elif item[0] > heap[0][0]:
+                heapq.heapreplace(heap, item)
         player = self.players.get(hero)
         if player is None:
             player = self.players[hero] = PlayerEntry()
