@@ -3,10 +3,12 @@
 Two stages share one `Lane` loop:
 - `InputProcessor` reads an input topic. A detector whose `key(event)` is the event id keeps no
   state, so it runs right here. Any other detector needs every event of that key in one process:
-  the record's original bytes are re-produced to `railbird.rekey.<detector>` keyed by the state key.
-- `KeyedProcessor` reads one detector's re-key topic. It keeps a separate detector instance per
-  assigned partition, so a partition's state is a function of that partition's records only; on
-  assignment it rebuilds the state by replaying the partition's retained lookback (see
+  the record's original bytes are re-produced to `railbird.rekey.<input topic>`, keyed by the state
+  key, once per distinct key (detectors that share the key share the record; the `rb-detectors`
+  header lists them), because a kafka-python produce costs ~50 us and chat has five keyed detectors.
+- `KeyedProcessor` reads the re-key topic of one input topic. It keeps separate detector instances
+  per assigned partition, so a partition's state is a function of that partition's records only;
+  on assignment it rebuilds the state by replaying the partition's retained lookback (see
   docs/operations.md, "State").
 """
 
@@ -30,6 +32,7 @@ from pipeline.runner import DetectorError, Pipeline
 
 SOURCE_TOPIC_HEADER = "rb-topic"
 SOURCE_HEADER = "rb-src"
+DETECTORS_HEADER = "rb-detectors"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +98,7 @@ class InputProcessor:
         if isinstance(event, Handled):
             return event
         findings: list[Finding] = []
-        routes: list[Route] = []
+        by_key: dict[str, list[str]] = {}
         errors: list[DetectorError] = []
         detectors = self._by_topic.get(record.topic, [])
         for name, detector in detectors:
@@ -109,10 +112,11 @@ class InputProcessor:
                 findings.extend(outcome.findings)
                 errors.extend(outcome.errors)
             else:
-                routes.append(_route(name, key, record))
+                by_key.setdefault(key, []).append(name)
         if detectors and len(errors) == len(detectors):
             return _all_failed(record, errors)
-        return Handled(record, tuple(findings), tuple(routes), errors=tuple(errors))
+        routes = tuple(_route(names, key, record) for key, names in by_key.items())
+        return Handled(record, tuple(findings), routes, errors=tuple(errors))
 
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
         """Stateless stage: nothing to drop."""
@@ -123,13 +127,17 @@ class InputProcessor:
         """Stateless stage: nothing to rebuild."""
 
 
-def _route(detector: str, key: str, record: RecordLike) -> Route:
+def _route(detectors: list[str], key: str, record: RecordLike) -> Route:
     source = f"{record.topic}/{record.partition}/{record.offset}".encode()
     return Route(
-        topic=rekey_topic(detector),
+        topic=rekey_topic(record.topic),
         key=key.encode("utf-8"),
         value=record.value or b"",
-        headers=((SOURCE_TOPIC_HEADER, record.topic.encode()), (SOURCE_HEADER, source)),
+        headers=(
+            (SOURCE_TOPIC_HEADER, record.topic.encode()),
+            (SOURCE_HEADER, source),
+            (DETECTORS_HEADER, ",".join(detectors).encode()),
+        ),
     )
 
 
@@ -166,28 +174,26 @@ class SeenIds:
 
 @dataclass
 class PartitionState:
-    """One partition's detector instance, its recent ids, and the next offset it expects."""
+    """One partition's detector instances, its recent routes, and the next offset it expects."""
 
-    pipeline: Pipeline
+    pipelines: dict[str, Pipeline]
     seen: SeenIds
     next_offset: int = 0
 
 
 class KeyedProcessor:
-    """Stage 2: one stateful detector, one instance per assigned partition of its re-key topic."""
+    """Stage 2: the keyed detectors of one input topic, fresh instances per re-key partition."""
 
     def __init__(
         self,
         *,
-        detector: str,
-        make_detector: Callable[[], Detector],
+        make_detectors: Callable[[], Mapping[str, Detector]],
         rules: RulesConfig,
         history: HistoryReader | None,
         lookback_s: float,
         seen_capacity: int = 50_000,
     ) -> None:
-        self.detector = detector
-        self._make = make_detector
+        self._make = make_detectors
         self._rules = rules
         self._history = history
         self._lookback_s = lookback_s
@@ -196,25 +202,37 @@ class KeyedProcessor:
         self.replayed = 0
 
     def handle(self, record: RecordLike) -> Handled:
-        """Run the partition's detector instance on the routed event, once per event id."""
+        """Run the listed detectors of the partition on the routed event, once per route."""
         state = self._parts.get(record.partition)
         if state is None:
             state = self._parts[record.partition] = self._fresh()
         state.next_offset = record.offset + 1
+        return self._apply(state, record)
+
+    def _apply(self, state: PartitionState, record: RecordLike) -> Handled:
         source = header(record, SOURCE_TOPIC_HEADER)
-        if source is None:
-            return Handled(
-                record, dead=("invalid", f"re-keyed record without the {SOURCE_TOPIC_HEADER} header")
-            )
+        names = (header(record, DETECTORS_HEADER) or "").split(",")
+        if source is None or not names[0]:
+            return Handled(record, dead=("invalid", "re-keyed record without its rb-topic/rb-detectors headers"))
         event = decode_record(source, record)
         if isinstance(event, Handled):
             return event
-        if not state.seen.add(event.event_id):
+        # One event reaches a partition once per distinct state key: dedupe on (key, event).
+        if not state.seen.add(f"{record.key!r}/{event.event_id}"):
             return Handled(record)
-        outcome = state.pipeline.process(source, event)
-        if outcome.errors:
-            return _all_failed(record, list(outcome.errors))
-        return Handled(record, outcome.findings)
+        findings: list[Finding] = []
+        errors: list[DetectorError] = []
+        for name in names:
+            pipeline = state.pipelines.get(name)
+            if pipeline is None:
+                errors.append(DetectorError(name, event.event_id, "no such detector in this process"))
+                continue
+            outcome = pipeline.process(source, event)
+            findings.extend(outcome.findings)
+            errors.extend(outcome.errors)
+        if len(errors) == len(names):
+            return _all_failed(record, errors)
+        return Handled(record, tuple(findings), errors=tuple(errors))
 
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
         """Keep the states: if the same partitions come back untouched, no replay is needed."""
@@ -234,25 +252,16 @@ class KeyedProcessor:
             self._parts[number] = self._rebuild(tp, start)
 
     def _fresh(self) -> PartitionState:
-        detector = self._make()
-        return PartitionState(
-            Pipeline({self.detector: detector}, rules=self._rules), SeenIds(self._seen_capacity)
-        )
+        pipelines = {name: Pipeline({name: d}, rules=self._rules) for name, d in self._make().items()}
+        return PartitionState(pipelines, SeenIds(self._seen_capacity))
 
     def _rebuild(self, tp: TopicPartition, until: int | None) -> PartitionState:
         state = self._fresh()
         if until is None or until == 0 or self._history is None:
             return state  # never committed: the consumer starts at the beginning anyway
         for record in self._history.read(tp, lookback_s=self._lookback_s, until_offset=until):
-            self.handle_into(state, record)
+            # The findings of replayed records were written before their offsets were committed.
+            self._apply(state, record)
+            self.replayed += 1
         state.next_offset = until
         return state
-
-    def handle_into(self, state: PartitionState, record: RecordLike) -> None:
-        """Feed a replayed record into `state`; its findings were written before, so drop them."""
-        source = header(record, SOURCE_TOPIC_HEADER)
-        event = decode_record(source, record) if source else None
-        if event is None or isinstance(event, Handled) or not state.seen.add(event.event_id):
-            return
-        state.pipeline.process(source or "", event)
-        self.replayed += 1

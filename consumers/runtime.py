@@ -54,11 +54,10 @@ def group_of(prefix: str, topic: str) -> str:
     return f"{prefix}.{topic}"
 
 
-def lane_topics(inputs: Iterable[str], detectors: Mapping[str, Detector]) -> list[str]:
-    """The chosen input topics plus the re-key topics of their detectors, in a stable order."""
+def lane_topics(inputs: Iterable[str]) -> list[str]:
+    """The chosen input topics plus their re-key topics, in a stable order."""
     chosen = list(dict.fromkeys(inputs))
-    rekeys = [rekey_topic(name) for name, d in sorted(detectors.items()) if d.topics & set(chosen)]
-    return chosen + rekeys
+    return chosen + [rekey_topic(t) for t in chosen]
 
 
 def internal_topics(topics: Iterable[str]) -> list[str]:
@@ -67,28 +66,30 @@ def internal_topics(topics: Iterable[str]) -> list[str]:
     return [t for t in chosen if t.startswith(REKEY_PREFIX)] + [dlq_topic(t) for t in chosen]
 
 
-def lookback_for(detector: Detector, default_s: float) -> float:
-    """Seconds of history that rebuild a detector: its declared window (+10%) or the default."""
-    if isinstance(detector, StatefulDetector):
-        return max(default_s, detector.state_window.total_seconds() * 1.1)
-    return default_s
+def lookback_for(detectors: Iterable[Detector], default_s: float) -> float:
+    """Seconds of history that rebuild some detectors: the longest declared window (+10%), at least
+    the default."""
+    windows = [d.state_window.total_seconds() * 1.1 for d in detectors if isinstance(d, StatefulDetector)]
+    return max([default_s, *windows])
 
 
 def build_processor(
     topic: str, *, factory: DetectorFactory, rules: RulesConfig, config: RuntimeConfig
 ) -> Processor:
     """The processor of a lane: input stage for input topics, keyed stage for re-key topics."""
-    detectors = factory()
-    for name, detector in detectors.items():
-        if rekey_topic(name) == topic:
-            return KeyedProcessor(
-                detector=name,
-                make_detector=lambda n=name: factory()[n],  # type: ignore[misc]
-                rules=rules,
-                history=KafkaHistoryReader(bootstrap=config.bootstrap),
-                lookback_s=lookback_for(detector, config.state_lookback_s),
-            )
-    return InputProcessor(detectors=detectors, rules=rules)
+    if not topic.startswith(REKEY_PREFIX):
+        return InputProcessor(detectors=factory(), rules=rules)
+    source = topic.removeprefix(REKEY_PREFIX)
+
+    def make_detectors() -> dict[str, Detector]:
+        return {n: d for n, d in factory().items() if source in d.topics}
+
+    return KeyedProcessor(
+        make_detectors=make_detectors,
+        rules=rules,
+        history=KafkaHistoryReader(bootstrap=config.bootstrap),
+        lookback_s=lookback_for(make_detectors().values(), config.state_lookback_s),
+    )
 
 
 def make_consumer(topic: str, config: RuntimeConfig) -> KafkaConsumer:

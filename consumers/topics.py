@@ -54,9 +54,9 @@ def _admin(bootstrap: str, timeout_s: float) -> KafkaAdminClient:
 
 
 REKEY_PREFIX = "railbird.rekey."
-"""Internal topics where events are re-keyed by a stateful detector's state key."""
+"""Internal topics where an input topic's events are re-keyed by the stateful detectors' keys."""
 
 
-def rekey_topic(detector: str) -> str:
-    """The internal re-key topic of a stateful detector."""
-    return f"{REKEY_PREFIX}{detector}"
+def rekey_topic(topic: str) -> str:
+    """The internal re-key topic of an input topic."""
+    return f"{REKEY_PREFIX}{topic}"

@@ -10,12 +10,12 @@ from pipeline.detector import Detector
 from pipeline.rules import RULES_PRESETS
 from railbird.commands.consume import serve
 from railbird.settings import load_settings
-from tests.consumers.detector_doubles import BurstDetector, WordDetector
+from tests.consumers.detector_doubles import BurstDetector, TalkativeDetector, WordDetector
 
 
 def factory() -> dict[str, Detector]:
     """The test detectors, fresh state."""
-    return {"test.word": WordDetector(), "test.burst": BurstDetector()}
+    return {"test.word": WordDetector(), "test.burst": BurstDetector(), "test.talkative": TalkativeDetector()}
 
 
 def main() -> int:

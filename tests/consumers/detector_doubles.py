@@ -82,3 +82,25 @@ class ExplodingDetector:
         if isinstance(event, ChatMessage) and "boom" in event.text:
             raise RuntimeError("detector bug")
         return ()
+
+
+@dataclass
+class TalkativeDetector:
+    """Stateful per player (the producer's key, still routed): every `every`-th message flags."""
+
+    every: int = 4
+    name: str = "test.talkative"
+    topics: frozenset[str] = frozenset({CHAT})
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def key(self, event: Event) -> str:
+        return event.player_id if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        if not isinstance(event, ChatMessage):
+            return ()
+        n = self.counts[event.player_id] = self.counts.get(event.player_id, 0) + 1
+        if n % self.every:
+            return ()
+        fid = stable_id("fnd", self.name, event.player_id, n // self.every)
+        return (chat_finding(self.name, event, finding_id=fid, category="flooding"),)

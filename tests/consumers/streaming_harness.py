@@ -63,7 +63,11 @@ def expected_ids(events: Iterable[dict[str, Any]]) -> set[str]:
     word = {stable_id("fnd", "test.word", e["event_id"]) for e in events if "kys" in e["text"].split()}
     counts = Counter(e["table_id"] for e in events)
     burst = {stable_id("fnd", "test.burst", t, k) for t, c in counts.items() for k in range(1, c // 3 + 1)}
-    return word | burst
+    talk = Counter(e["player_id"] for e in events)
+    talkative = {
+        stable_id("fnd", "test.talkative", p, k) for p, c in talk.items() for k in range(1, c // 4 + 1)
+    }
+    return word | burst | talkative
 
 
 def produce(

@@ -18,13 +18,13 @@ from consumers.topics import rekey_topic
 from pipeline.contracts import CHAT
 from pipeline.detector import Detector
 from pipeline.rules import RULES_PRESETS
-from tests.consumers.detector_doubles import BurstDetector, WordDetector
+from tests.consumers.detector_doubles import BurstDetector, TalkativeDetector, WordDetector
 from tests.consumers.kafka_fakes import FakeConsumer, FakeProducer, FakeRecord
 from tests.consumers.review_api_double import TOKEN, IngestStore
 from tests.samples import chat_value
 
 RULES = next(iter(RULES_PRESETS.values()))
-REKEY = rekey_topic("test.burst")
+REKEY = rekey_topic(CHAT)
 
 
 def chat_bytes(event_id: str, player: str, table: str, text: str = "hi") -> bytes:
@@ -60,7 +60,7 @@ class LogHistory:
 
 def keyed(history: LogHistory | None) -> KeyedProcessor:
     return KeyedProcessor(
-        detector="test.burst", make_detector=BurstDetector, rules=RULES, history=history, lookback_s=3600
+        make_detectors=lambda: {"test.burst": BurstDetector()}, rules=RULES, history=history, lookback_s=3600
     )
 
 
@@ -96,7 +96,51 @@ def test_stateless_detectors_run_inline_and_stateful_ones_are_routed_by_their_ke
     assert [k for k, _, _ in routed] == [b"t9", b"t9"], "re-keyed by table, not by the producer's player key"
     headers = dict(routed[0][2] or [])
     assert headers["rb-topic"] == b"chat.messages" and headers["rb-src"].startswith(b"chat.messages/")
-    assert producer.on(rekey_topic("test.word")) == [], "the stateless detector is never routed"
+    assert headers["rb-detectors"] == b"test.burst", "the stateless detector is never routed"
+
+
+def test_one_route_per_distinct_state_key_listing_the_detectors_that_share_it() -> None:
+    consumer, producer = FakeConsumer(), FakeProducer()
+    consumer.append(CHAT, 0, chat_bytes("e1", "p1", "t1"), key=b"p1")
+    dets: dict[str, Detector] = {
+        "test.burst": BurstDetector(),
+        "test.talkative": TalkativeDetector(),
+        "test.talkative2": TalkativeDetector(name="test.talkative2"),
+    }
+    lane = lane_for(consumer, InputProcessor(detectors=dets, rules=RULES), IngestStore(), producer)
+    consumer.rebalance([TopicPartition(CHAT, 0)])
+    lane.step()
+    routes = {k: dict(h or [])["rb-detectors"] for k, _, h in producer.on(REKEY)}
+    assert routes == {b"t1": b"test.burst", b"p1": b"test.talkative,test.talkative2"}
+
+
+def test_two_routes_of_one_event_landing_in_one_partition_are_both_applied() -> None:
+    consumer, producer = FakeConsumer(), FakeProducer()
+    consumer.append(CHAT, 0, chat_bytes("e1", "p1", "t1"), key=b"p1")
+    dets: dict[str, Detector] = {
+        "test.burst": BurstDetector(every=1),
+        "test.talkative": TalkativeDetector(every=1),
+    }
+    lane_for(consumer, InputProcessor(detectors=dets, rules=RULES), IngestStore(), producer)
+    consumer.rebalance([TopicPartition(CHAT, 0)])
+    consumer.listener.step()
+    log = FakeConsumer()
+    for key, value, headers in producer.on(REKEY):
+        log.append(REKEY, 0, value, key=key, headers=tuple(headers or ()))
+    store = IngestStore()
+    processor = KeyedProcessor(
+        make_detectors=lambda: {
+            "test.burst": BurstDetector(every=1),
+            "test.talkative": TalkativeDetector(every=1),
+        },
+        rules=RULES,
+        history=None,
+        lookback_s=60,
+    )
+    lane = lane_for(log, processor, store, FakeProducer())
+    log.rebalance([TopicPartition(REKEY, 0)])
+    lane.step()
+    assert sorted(f["detector"] for f in store.findings.values()) == ["test.burst", "test.talkative"]
 
 
 def run_keyed(consumer: FakeConsumer, processor: KeyedProcessor, store: IngestStore) -> None:

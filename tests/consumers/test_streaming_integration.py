@@ -32,14 +32,18 @@ from tests.consumers.streaming_harness import (
 from tests.samples import chat_value, hand_value, seat_value, snapcam_value
 
 pytestmark = [pytest.mark.kafka, pytest.mark.timeout(120)]
-CHAT_LANES = [CHAT, rekey_topic("test.burst"), rekey_topic("test.word")]
+CHAT_LANES = [CHAT, rekey_topic(CHAT)]
 
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[EmbeddedBroker]:
     """A fresh broker per test: the input topic names are fixed, so tests must not share them."""
     with EmbeddedBroker(port=free_port(), log_path=tmp_path / "broker.log") as b:
-        ensure_topics(b.bootstrap, partitions=PARTITIONS, topics=[*INPUT_TOPICS, *CHAT_LANES[1:]])
+        ensure_topics(
+            b.bootstrap,
+            partitions=PARTITIONS,
+            topics=[*INPUT_TOPICS, *(rekey_topic(t) for t in INPUT_TOPICS)],
+        )
         yield b
 
 
@@ -54,7 +58,7 @@ def test_malformed_records_on_every_input_topic_are_dead_lettered_and_consumptio
     broker: EmbeddedBroker, api: tuple[IngestStore, str]
 ) -> None:
     store, url = api
-    topics = [*INPUT_TOPICS, *CHAT_LANES[1:]]
+    topics = [*INPUT_TOPICS, *(rekey_topic(t) for t in INPUT_TOPICS)]
     ensure_topics(broker.bootstrap, partitions=PARTITIONS, topics=[dlq_topic(t) for t in topics])
     bad = {
         CHAT: chat_value(channel="private"),  # no recipient_id
@@ -121,7 +125,8 @@ def test_kill_9_mid_batch_then_restart_gives_every_event_exactly_one_effect(
     produce(broker.bootstrap, CHAT, events)
     first = start_process(broker.bootstrap, url, "kill9", [CHAT], tmp_path / "a.log")
     try:
-        wait_until(lambda: len(store.findings) >= 10, 40, "the first process to write findings")
+        group = group_of("kill9", rekey_topic(CHAT))
+        wait_until(lambda: sum(committed(broker.bootstrap, group).values()) >= 100, 40, "keyed state to be committed")
         first.send_signal(signal.SIGKILL)
         first.wait(10)
         assert len(store.findings) < len(expected_ids(events)), "killed before it finished"
