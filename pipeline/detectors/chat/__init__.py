@@ -1,8 +1,12 @@
 """Chat, SnapCam and nickname detectors (house rules sections 1-4), built together by one factory.
 
-`build_chat_detectors` is what the registry calls. The order matters: the per-message chat
+`build_chat_detectors` is what the registry calls. The order matters: the per-player chat
 detectors are wrapped in `LedgerTap`s that record offences, and `chat.repeat_offender` comes after
 them so it sees the message's offences. With no classifier, every rule still runs.
+
+State keys (the streaming runtime routes by them): player for the taps, repeat offender, flooding
+and nickname; place (table / tournament / private pair) for shouting and harassment; reported
+player for SnapCam triage; one global key for coordinated reporting (reports are few).
 """
 
 from __future__ import annotations
@@ -36,19 +40,21 @@ def build_chat_detectors(
     trust = credibility if credibility is not None else ReporterCredibility()
     ledger = OffenceLedger(window=rules.chat_offence_window)
     limits = FloodLimits(max_messages=rules.flood_max_messages, window=rules.flood_window)
-    per_message: list[Detector] = [
+    # Per-player offences (tapped into the ledger); shouting and harassment are keyed by place,
+    # so they cannot share a player's ledger and do not count towards escalation.
+    per_player: list[Detector] = [
         BannedWordsDetector(lexicon=lexicon),
         FloodingDetector(limits=limits),
-        ShoutingDetector(lexicon=lexicon),
-        HarassmentDetector(classifier=shared, lexicon=lexicon),
         HandInPlayDetector(),
     ]
     if shared is not None:
-        per_message.insert(1, ClassifierDetector(shared))
+        per_player.insert(1, ClassifierDetector(shared))
     weights = TriageWeights(min_priority=rules.snapcam_min_priority)
     return [
-        *(LedgerTap(d, ledger) for d in per_message),
+        *(LedgerTap(d, ledger) for d in per_player),
         RepeatOffenderDetector(ledger, thresholds=tuple(n for n, _ in rules.chat_ban_ladder)),
+        ShoutingDetector(lexicon=lexicon),
+        HarassmentDetector(classifier=shared, lexicon=lexicon),
         NicknameDetector(classifier=shared, lexicon=lexicon),
         SnapCamTriageDetector(
             classifier=shared, credibility=trust, lexicon=lexicon, weights=weights, window=rules.snapcam_report_window

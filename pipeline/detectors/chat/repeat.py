@@ -1,6 +1,7 @@
 """Offence history per player: the ledger, the tap that fills it, and `chat.repeat_offender`.
 
-The per-message chat detectors stay pure and unaware of each other; `LedgerTap` wraps each one,
+The per-message chat detectors stay pure and unaware of each other; `LedgerTap` wraps the ones
+keyed by player (or stateless),
 stamps its findings with the player's earlier offences in the window (policy reads
 `evidence.prior_offences`: only a first offence may be muted automatically) and records them.
 `chat.repeat_offender`, registered after the taps, sees the ledger once the message has been
@@ -66,7 +67,12 @@ class OffenceLedger:
 
 @dataclass(frozen=True, slots=True)
 class LedgerTap:
-    """Wraps a chat detector: same name, topics and keys; its findings recorded in the ledger."""
+    """Wraps a chat detector: same name and topics, keyed by player; findings go to the ledger.
+
+    Only for detectors that are stateless or keyed by player themselves: the streaming runtime
+    routes every tap and `chat.repeat_offender` of one player to one partition, where they share
+    one ledger (one `build_chat_detectors` call per partition), so N processes count what one does.
+    """
 
     inner: Detector
     ledger: OffenceLedger
@@ -82,8 +88,8 @@ class LedgerTap:
         return self.inner.topics
 
     def key(self, event: Event) -> str:
-        """The wrapped detector's key."""
-        return self.inner.key(event)
+        """The speaker: the ledger's state key (and the wrapped detector's, or it has none)."""
+        return event.player_id if isinstance(event, ChatMessage) else self.inner.key(event)
 
     def process(self, event: Event) -> Sequence[Finding]:
         """Run the detector; annotate each finding with prior offences, then record it."""
