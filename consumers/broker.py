@@ -59,13 +59,17 @@ class EmbeddedBroker:
         if port_open("127.0.0.1", self.port):
             raise BrokerError(f"port {self.port} is already in use; stop what listens there or pick another")
         url = f"tcp://127.0.0.1:{self.port}"
-        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [str(broker_binary()), "broker", "--listener-url", url, "--advertised-listener-url", url],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        command = [str(broker_binary()), "broker", "--listener-url", url, "--advertised-listener-url", url]
+        if self.log_path is None:
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        else:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.log_path, "ab") as out:  # the child keeps its own copy of the descriptor
+                self.process = subprocess.Popen(
+                    command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                )
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -56,7 +56,7 @@ def read_status(bootstrap: str, api_url: str, token: str, *, previous: DemoStatu
 
 def _end_offsets(bootstrap: str) -> dict[str, int]:
     topics = [*INPUT_TOPICS, *(dlq_topic(t) for t in INPUT_TOPICS), ENFORCEMENT]
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, request_timeout_ms=3000, api_version_auto_timeout_ms=3000)
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, request_timeout_ms=3000)
     try:
         parts = [
             TopicPartition(t, p) for t in topics for p in (consumer.partitions_for_topic(t) or ())

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,14 +50,14 @@ class Supervisor:
         return [c for c in self.children if c.process.poll() is not None]
 
     def stop_all(self, timeout_s: float = 10.0) -> None:
-        """SIGTERM every child's group, wait, then SIGKILL what is left."""
+        """Stop children one at a time, newest first (SIGTERM, then SIGKILL after `timeout_s`).
+
+        Sequential on purpose: consumers finish and commit their batch while the API still answers.
+        """
         for child in reversed(self.children):
             _signal_group(child.process, signal.SIGTERM)
-        deadline = time.monotonic() + timeout_s
-        for child in reversed(self.children):
-            remaining = max(0.1, deadline - time.monotonic())
             try:
-                child.process.wait(remaining)
+                child.process.wait(timeout_s)
             except subprocess.TimeoutExpired:
                 _signal_group(child.process, signal.SIGKILL)
                 child.process.wait()
