@@ -54,6 +54,12 @@ class CashTable:
         self.plots = plots
         self.hunts = hunts
         self.buy_in = self.bb * 100
+        self._per_hand = sum(HAND_SECONDS[fmt]) / 2
+
+    @property
+    def _away(self) -> int:
+        """Seats sitting out, disconnected or due for removal."""
+        return sum(1 for s in self.seating.seats.values() if s.state != "seated")
 
     @property
     def table_id(self) -> str:
@@ -81,6 +87,8 @@ class CashTable:
         return end + self.world.rng.uniform(2.0, 4.0)
 
     def _returns(self, t: float) -> float:
+        if self._away == 0:
+            return t
         for seat in list(self.seating.seats.values()):
             if seat.removal_at is not None and seat.removal_at <= t:
                 self.seating.leave(t, seat, "sit_out_timeout_removal")
@@ -105,8 +113,8 @@ class CashTable:
         return seat.hands >= seat.target_hands
 
     def _leaves(self, t: float) -> float:
-        for seat in list(self.seating.seats.values()):
-            if seat.state == "seated" and self._wants_to_leave(seat):
+        leaving = [s for s in self.seating.seats.values() if s.state == "seated" and self._wants_to_leave(s)]
+        for seat in leaving:
                 event = self.seating.leave(t, seat)
                 if seat.player.persona_name == "bumhunter":
                     hunt = self.hunts.setdefault(seat.player.id, Hunt())
@@ -144,23 +152,22 @@ class CashTable:
     def _breaks(self, t: float) -> float:
         """Ordinary sit-outs and dropped connections, at each persona's rate per second of play."""
         rng = self.world.rng
-        per_hand = sum(HAND_SECONDS[self.fmt]) / 2
-        for seat in list(self.seating.seats.values()):
-            if seat.state != "seated":
-                continue
+        rand = rng.random
+        per_hand = self._per_hand
+        for seat in [s for s in self.seating.seats.values() if s.state == "seated"]:
             persona = seat.player.persona
-            roll = rng.random()
-            if roll < per_hand / persona.sit_out_interval_s:
+            roll = rand() * persona.sit_out_interval_s
+            if roll >= per_hand * (1.0 + persona.sit_out_interval_s / persona.disconnect_interval_s):
+                continue
+            if roll < per_hand:
                 seat.back_at = t + rng.uniform(*persona.sit_out_s)
                 self.seating.change(t, seat, "sit_out", "sitting_out")
-            elif roll < per_hand / persona.sit_out_interval_s + per_hand / persona.disconnect_interval_s:
+            else:
                 seat.back_at = t + rng.uniform(5.0, 120.0)
                 if rng.random() < 0.08:
                     seat.removal_at = t + 300.0
                     seat.back_at = t + 10**6
                 self.seating.change(t, seat, "disconnect", "disconnected")
-            else:
-                continue
             t += 0.05
         return t
 

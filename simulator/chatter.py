@@ -45,19 +45,22 @@ class Chatter:
     def talk(self, hand: HandWindow) -> None:
         """Everyday chat during and right after the hand, then any violation that is due."""
         w = self.world
-        rng = w.rng
+        rand = w.rng.random
         duration = hand.end - hand.start
+        due: list[Player] = []
         for p in hand.seated:
-            if rng.random() < duration / p.persona.chat_interval_s:
-                lang = p.language if rng.random() < 0.85 else "en"
-                self._say(hand, p, rng.uniform(hand.start, hand.end), bank_line(DURING_HAND, lang, w))
-            if p.id in hand.in_hand and rng.random() < 0.06:
-                w.chat(rng.uniform(hand.end, hand.gap_end), p, bank_line(AFTER_HAND, p.language, w),
+            if rand() * p.persona.chat_interval_s < duration:
+                lang = p.language if rand() < 0.85 else "en"
+                self._say(hand, p, hand.start + rand() * duration, bank_line(DURING_HAND, lang, w))
+            if rand() < 0.06 and p.id in hand.in_hand:
+                w.chat(hand.end + rand() * (hand.gap_end - hand.end), p, bank_line(AFTER_HAND, p.language, w),
                        table_id=hand.table_id, tournament_id=hand.tournament_id)
-        for p in hand.seated:
             if p.chat_categories and hand.start >= p.next_plant:
-                self._plant_seated(hand, p)
-        self._plant_railbird(hand)
+                due.append(p)
+        for p in due:
+            self._plant_seated(hand, p)
+        if hand.holes and rand() < 0.3:
+            self._plant_railbird(hand)
 
     def _say(self, hand: HandWindow, p: Player, t: float, text: str) -> ChatMessage:
         return self.world.chat(t, p, text, table_id=hand.table_id, tournament_id=hand.tournament_id,
@@ -84,7 +87,7 @@ class Chatter:
         """A watcher (not dealt in) names a dealt-in player's cards while the hand runs."""
         w = self.world
         due = [p for p in self.railbirds if p.cooldown_until <= hand.start and p.id not in hand.in_hand]
-        if not due or not hand.holes or w.rng.random() > 0.3:
+        if not due:
             return
         p = due[w.rng.randrange(len(due))]
         owner = sorted(hand.holes)[w.rng.randrange(len(hand.holes))]

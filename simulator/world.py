@@ -75,16 +75,23 @@ class World:
 
     def run(self) -> Iterator[tuple[str, Event]]:
         """Step actors in time order, yielding events as soon as their order is settled."""
-        while self._actors:
-            t, _, actor = heapq.heappop(self._actors)
-            if t > self.end:
+        actors, events, counts, end = self._actors, self._events, self.counts, self.end
+        pop, push = heapq.heappop, heapq.heappush
+        while actors:
+            t, _, actor = pop(actors)
+            if t > end:
                 break
             following = actor.step(t)
             if following is not None:
-                self.schedule(following, actor)
-            horizon = self._actors[0][0] if self._actors else float("inf")
-            yield from self._release(min(horizon, self.end))
-        yield from self._release(self.end)
+                self._seq += 1
+                push(actors, (following, self._seq, actor))
+            horizon = min(actors[0][0] if actors else end, end)
+            # Inlined release (this loop runs once per table hand; a nested generator costs more).
+            while events and events[0][0] <= horizon:
+                _, _, topic, event = pop(events)
+                counts[topic] = counts.get(topic, 0) + 1
+                yield topic, event
+        yield from self._release(end)
 
     def _release(self, horizon: float) -> Iterator[tuple[str, Event]]:
         events = self._events
