@@ -27,7 +27,7 @@ def cash() -> tuple:
 
 @pytest.fixture(scope="module")
 def bounty() -> tuple:
-    sc = bounty_scenario(pairs=6, tournaments_per_pair=8, clean=12, seed=4)
+    sc = bounty_scenario(pairs=5, tournaments_per_pair=8, clean=6, seed=4)
     return sc, run(build_hand_detectors(rules=RULES), sc.events)
 
 
