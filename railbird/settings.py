@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9464, ge=0, le=65535)
     """Port of /metrics, /healthz, /readyz of `railbird consume`; 0 disables the server."""
+    consumer_detectors: str = ""
+    """Comma-separated detector names `railbird consume` runs; empty runs every registered one
+    (an operator's switch to take one misbehaving detector out without a deploy)."""
 
     # Review API.
     database_url: str = ""
