@@ -33,12 +33,16 @@ def field(n: int, rng: random.Random, hours: float = 3.0) -> list[Any]:
     return events
 
 
-def together(players: list[str], times: list[float], rng: random.Random) -> list[Any]:
+def together(
+    players: list[str], times: list[float], rng: random.Random, *, joint_end: bool = True
+) -> list[Any]:
+    """Players sitting out within 2 s of each other at `times`; back together too if `joint_end`."""
     out = [tseat("join", 0.0, p, table=f"x{k}") for k, p in enumerate(players)]
     for t in times:
         for k, p in enumerate(players):
             s = t + rng.uniform(0, 2)
-            out += [tseat("sit_out", s, p, table=f"x{k}"), tseat("sit_in", s + 90, p, table=f"x{k}")]
+            back = t + 90 + rng.uniform(0, 2) if joint_end else s + rng.uniform(30, 600)
+            out += [tseat("sit_out", s, p, table=f"x{k}"), tseat("sit_in", back, p, table=f"x{k}")]
     return out
 
 
@@ -55,16 +59,25 @@ def test_a_pair_at_different_tables_is_found_with_its_evidence() -> None:
     assert f.window_start is not None and f.window_end is not None and f.window_start < f.window_end
 
 
-def test_two_coincidences_are_not_enough_without_the_bubble() -> None:
+def test_one_joint_sit_out_is_not_enough_without_the_bubble() -> None:
     rng = random.Random(4)
-    events = field(60, rng) + together(["a", "b"], [1000.0, 3000.0], rng)
-    assert run(events)[1] == []
+    once = field(60, rng) + together(["a", "b"], [1000.0], rng)
+    starts_only = field(60, rng) + together(["a", "b"], [1000.0, 3000.0], rng, joint_end=False)
+    assert run(once)[1] == [] and run(starts_only)[1] == []
+
+
+def test_ends_count_as_coincidences_too() -> None:
+    rng = random.Random(7)
+    events = field(60, rng) + together(["a", "b"], [1000.0, 4000.0], rng)
+    (f,) = run(events)[1]
+    kinds = [c["transition"] for c in f.evidence["coincidences"]]
+    assert kinds.count("start") >= 1 and kinds.count("end") >= 1 and len(kinds) >= 3
 
 
 def test_bubble_coincidences_weigh_double() -> None:
     rng = random.Random(5)
-    # 20 players left, 18 paid: on the bubble, so two coincidences reach the repetition minimum.
-    events = field(18, rng) + together(["a", "b"], [1000.0, 3000.0], rng)
+    # 20 players left, 18 paid: on the bubble, so one joint sit-out reaches the repetition minimum.
+    events = field(18, rng) + together(["a", "b"], [1000.0], rng)
     _, plain = run(events)
     _, bubble = run(events, payouts={TID: PayoutContext(paid_places=18)})
     assert plain == [] and [set(f.players) for f in bubble] == [{"a", "b"}]
@@ -94,7 +107,8 @@ def test_a_table_move_while_sitting_out_is_not_a_new_start() -> None:
     ]
     det, _ = run(events)
     player = det._tournaments[TID].players["a"]
-    assert player.starts == [player.starts[0]] and [i[3] for i in player.intervals] == ["t1", "t2"]
+    assert len(player.events["start"]) == 1 and len(player.events["end"]) == 1
+    assert [i[3] for i in player.intervals] == ["t1", "t2"]
 
 
 def test_impossible_transitions_and_duplicates_are_counted() -> None:

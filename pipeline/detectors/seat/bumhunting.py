@@ -122,7 +122,7 @@ class BumhuntingDetector:
         if isinstance(event, SeatActivity) and event.game == "cash":
             ts = event.ts.timestamp()
         elif isinstance(event, HandRecord) and event.game == "cash":
-            ts = (event.started_at or event.ts).timestamp()
+            ts = event.ts.timestamp()  # the stream is ordered by the hand's end, not its start
         else:
             return ()
         return self._run(self._guard.admit(event, ts))

@@ -5,9 +5,11 @@ Contract relied on: `hands_played_at_table` on the leave event counts the hands 
 game server resets it when the player joins). A stint that ends after 1..min_hands-1 hands is a
 refusal, unless the leaver sat alone or every other player was sitting out. Refusals are counted per
 player and blind level over a rolling window; the window is half-open, (t - 12 h, t], so a refusal
-exactly 12 hours earlier no longer counts. The 2nd and later refusals carry an automatic
-`table_block` scoped to that blind level; the 1st carries no penalty, so it raises no finding (a
-finding without actions would be handed a reviewer's sanction by policy) but it is remembered.
+exactly 12 hours earlier no longer counts. Every refusal raises a finding with an automatic
+`table_block` scoped to that blind level for the ladder's minutes; the 1st rung is 0 minutes (no
+penalty: the block expires as it starts), which keeps every refusal on the record, where analysts
+and the ladder audit can see it, and stops policy from proposing some other sanction for a finding
+without actions. `record_first_refusal=False` keeps 0-minute refusals off the record instead.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ class HitAndRunDetector:
 
     rules: RulesConfig = field(default_factory=RulesConfig)
     lateness: float = 5.0
+    record_first_refusal: bool = True
+    removal_is_refusal: bool = True
+    """A timeout removal after 1-9 hands counts (sitting out until removed is a way of leaving)."""
     name: str = "seat.hit_and_run"
     topics: frozenset[str] = frozenset({SEAT})
     anomalies: Counter[str] = field(default_factory=Counter)
@@ -117,6 +122,8 @@ class HitAndRunDetector:
         return self._refuse(ts, ev, stint)
 
     def _is_refusal(self, ev: SeatActivity) -> bool:
+        if ev.action == "sit_out_timeout_removal" and not self.removal_is_refusal:
+            return False
         if ev.format in self.rules.exempt_formats:
             return False
         if not 1 <= ev.hands_played_at_table < self.rules.min_hands_per_stint:
@@ -131,7 +138,7 @@ class HitAndRunDetector:
         count = len(history)
         ladder = self.rules.ladder_minutes
         minutes = ladder[min(count, len(ladder)) - 1]
-        if minutes <= 0:
+        if minutes <= 0 and not self.record_first_refusal:
             return None
         return self._finding(ts, ev, stint, count, minutes, [iso(t) for t in list(history)[:-1]])
 
@@ -142,7 +149,8 @@ class HitAndRunDetector:
         rule = rule_of(CATEGORY)
         summary = (
             f"refusal #{count} at {ev.blind_level} within {self.rules.refusal_window}: left {ev.table_id} "
-            f"after {ev.hands_played_at_table} hands; {minutes}-minute block"
+            f"after {ev.hands_played_at_table} hands; "
+            + (f"{minutes}-minute block" if minutes > 0 else "recorded, no penalty")
         )
         action = ActionProposal(
             action_id=stable_id("act", fid, "table_block"),

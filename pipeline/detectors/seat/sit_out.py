@@ -4,7 +4,9 @@ Keyed by tournament. Away intervals run from `sit_out`/`disconnect` to `sit_in`/
 player leaving). A start is classified once the event time is `settle` seconds past it: if many
 players of the field started within +-`break_spread` of it (a break or a hand-for-hand pause), it is
 field-wide and discounted; otherwise it joins the field's break-free starts, and every other
-player's break-free start within `tol` before it is a coincidence for that pair. A pair is flagged
+player's break-free start within `tol` before it is a coincidence for that pair. Ends (`sit_in`,
+`reconnect`) are a second lane treated the same way (field-wide break ends are discounted too), so
+one joint sit-out that starts and ends together counts twice: two coordinated decisions. A pair is flagged
 when the coincidences are far beyond chance (`sit_out_stats`) and repeated; flagged pairs that share
 a player form one group finding. Coincidences near the bubble or a pay jump count double towards
 the repetition minimum and raise the score; the tail probability itself is never weighted.
@@ -27,6 +29,7 @@ from pipeline.detectors.seat.sit_out_stats import NULL_MODEL, PairTest, pair_tes
 from pipeline.findings import Finding, stable_id
 
 CATEGORY = "collusive_sit_out"
+START, END = "start", "end"
 MAX_INTERVALS = 100
 TOURNAMENT_TTL = 24 * 3600.0
 SWEEP_EVERY = 4_096
@@ -66,7 +69,7 @@ class _Player:
     table_id: str = ""
     open_start: float | None = None
     open_state: str = "sitting_out"
-    starts: list[float] = field(default_factory=list)
+    events: dict[str, list[float]] = field(default_factory=lambda: {START: [], END: []})
     intervals: deque[tuple[float, float, str, str, bool]] = field(
         default_factory=lambda: deque(maxlen=MAX_INTERVALS)
     )
@@ -76,11 +79,11 @@ class _Player:
 @dataclass(slots=True)
 class _Tournament:
     players: dict[str, _Player] = field(default_factory=dict)
-    raw_starts: list[float] = field(default_factory=list)
-    pending: deque[tuple[float, str]] = field(default_factory=deque)
-    starts: list[float] = field(default_factory=list)
-    owners: list[str] = field(default_factory=list)
-    pairs: dict[tuple[str, str], list[tuple[float, bool]]] = field(default_factory=dict)
+    raw: dict[str, list[float]] = field(default_factory=lambda: {START: [], END: []})
+    pending: deque[tuple[float, str, str]] = field(default_factory=deque)
+    lanes: dict[str, list[float]] = field(default_factory=lambda: {START: [], END: []})
+    owners: dict[str, list[str]] = field(default_factory=lambda: {START: [], END: []})
+    pairs: dict[tuple[str, str], list[tuple[float, bool, str]]] = field(default_factory=dict)
     flagged: dict[tuple[str, str], PairTest] = field(default_factory=dict)
     groups_emitted: set[frozenset[str]] = field(default_factory=set)
     last_ts: float = 0.0
@@ -92,7 +95,7 @@ class _Tournament:
 
 @dataclass(slots=True)
 class CollusiveSitOutDetector:
-    """Finds groups whose sit-out starts coincide far beyond chance within one tournament."""
+    """Finds groups whose sit-out starts and ends coincide far beyond chance within one tournament."""
 
     config: SitOutConfig = field(default_factory=SitOutConfig)
     payouts: Mapping[str, PayoutContext] = field(default_factory=dict)
@@ -182,10 +185,12 @@ class CollusiveSitOutDetector:
                 "sitting_out" if p.sitting_out else "disconnected",
                 ev.table_id,
             )
-            t.raw_starts.append(ts)
-            t.pending.append((ts, ev.player_id))
+            t.raw[START].append(ts)
+            t.pending.append((ts, ev.player_id, START))
         elif was_away and not now_away:
             self._close(p, ts)
+            t.raw[END].append(ts)
+            t.pending.append((ts, ev.player_id, END))
 
     @staticmethod
     def _close(p: _Player, ts: float) -> None:
@@ -198,25 +203,28 @@ class CollusiveSitOutDetector:
         cfg = self.config
         touched: set[tuple[str, str]] = set()
         while t.pending and t.pending[0][0] <= upto:
-            s, pid = t.pending.popleft()
+            s, pid, kind = t.pending.popleft()
             player = t.players.get(pid)
             if player is None:
                 continue
-            spread = _count(t.raw_starts, s - cfg.break_spread, s + cfg.break_spread)
+            spread = _count(t.raw[kind], s - cfg.break_spread, s + cfg.break_spread)
             if spread >= max(cfg.break_min_players, cfg.break_fraction * max(t.remaining(), 1)):
-                player.field_wide.add(s)
+                if kind == START:
+                    player.field_wide.add(s)
                 continue
             near = self._near_payout(tid, t)
-            lo = bisect_left(t.starts, s - cfg.tol)
-            for other in set(t.owners[lo:]) - {pid}:
+            lane, owners = t.lanes[kind], t.owners[kind]
+            lo = bisect_left(lane, s - cfg.tol)
+            for other in set(owners[lo:]) - {pid}:
                 pair = (min(pid, other), max(pid, other))
-                t.pairs.setdefault(pair, []).append((s, near))
+                t.pairs.setdefault(pair, []).append((s, near, kind))
                 touched.add(pair)
-            idx = bisect_left(t.starts, s)
-            t.starts.insert(idx, s)
-            t.owners.insert(idx, pid)
-            insort(player.starts, s)
-        _trim(t.raw_starts, upto - cfg.break_spread)
+            idx = bisect_left(lane, s)
+            lane.insert(idx, s)
+            owners.insert(idx, pid)
+            insort(player.events[kind], s)
+        for raw in t.raw.values():
+            _trim(raw, upto - cfg.break_spread)
         return [f for pair in sorted(touched) if (f := self._evaluate(tid, t, pair)) is not None]
 
     def _near_payout(self, tid: str, t: _Tournament) -> bool:
@@ -232,20 +240,20 @@ class CollusiveSitOutDetector:
     def _evaluate(self, tid: str, t: _Tournament, pair: tuple[str, str]) -> Finding | None:
         cfg = self.config
         hits = t.pairs[pair]
-        weighted = sum(2 if near else 1 for _, near in hits)
+        weighted = sum(2 if near else 1 for _, near, _ in hits)
         if pair in t.flagged or weighted < cfg.min_coincidences:
             return None
         a, b = t.players[pair[0]], t.players[pair[1]]
-        # Only players with enough break-free starts can ever reach the minimum, so only their pairs
-        # count as tests (Tarone's refinement of Bonferroni for discrete tests).
-        n = sum(1 for p in t.players.values() if len(p.starts) >= cfg.min_coincidences)
+        # Every pair of the field could have been flagged at some point of the tournament, so all of
+        # them count as tests (counting only pairs eligible so far under-corrects early on).
+        n = len(t.players)
         test = pair_test(
             coincidences=len(hits),
-            a_starts=a.starts,
-            b_starts=b.starts,
+            a_events=a.events,
+            b_events=b.events,
             a_presence=(a.first_seen, a.last_seen),
             b_presence=(b.first_seen, b.last_seen),
-            field=t.starts,
+            field=t.lanes,
             tol=cfg.tol,
             window=cfg.window,
             n_tests=n * (n - 1) // 2,
@@ -264,7 +272,7 @@ class CollusiveSitOutDetector:
         hits = sorted(h for k in pairs for h in t.pairs[k])
         members = sorted(group, key=lambda m: (-sum(len(t.pairs[k]) for k in pairs if m in k), m))
         best = min(pairs.values(), key=lambda x: x.p_adjusted)
-        near_share = sum(near for _, near in hits) / len(hits)
+        near_share = sum(near for _, near, _ in hits) / len(hits)
         strength = min(1.0, -math.log10(max(best.p_adjusted, 1e-300)) / 20)
         score = round(min(1.0, 0.55 + 0.35 * strength + 0.1 * near_share), 4)
         start, end = hits[0][0], hits[-1][0]
@@ -294,7 +302,7 @@ class CollusiveSitOutDetector:
         t: _Tournament,
         members: list[str],
         pairs: dict[tuple[str, str], PairTest],
-        hits: list[tuple[float, bool]],
+        hits: list[tuple[float, bool, str]],
     ) -> dict[str, Any]:
         best_pair, best = min(pairs.items(), key=lambda kv: kv[1].p_adjusted)
         timeline: list[dict[str, Any]] = []
@@ -313,7 +321,7 @@ class CollusiveSitOutDetector:
         return {
             "timeline": timeline,
             "statistic": {
-                "name": "coincident_sit_out_starts",
+                "name": "coincident_sit_out_transitions",
                 "value": best.coincidences,
                 "expected": round(best.expected, 6),
                 "p_value": best.p_value,
@@ -332,12 +340,14 @@ class CollusiveSitOutDetector:
                     for k, v in sorted(pairs.items())
                 ],
             },
-            "coincidences": [{"ts": iso(s), "near_payout": near} for s, near in hits],
+            "coincidences": [
+                {"ts": iso(s), "near_payout": near, "transition": kind} for s, near, kind in hits
+            ],
             "payout_context": {
                 "paid_places": ctx.paid_places if ctx else None,
                 "pay_jumps": list(ctx.pay_jumps) if ctx else [],
                 "players_remaining": t.remaining(),
-                "near_payout_coincidences": sum(near for _, near in hits),
+                "near_payout_coincidences": sum(near for _, near, _ in hits),
             },
         }
 
