@@ -66,13 +66,18 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     configure_json_logging(level=settings.log_level)
     port = settings.metrics_port if args.metrics_port is None else args.metrics_port
     inputs = sorted(INPUT_TOPICS) if args.all else list(args.topic)
-    return serve(
-        settings,
-        inputs=inputs,
-        factory=make_detector_factory(settings),
-        rules=rules_from(settings),
-        metrics_port=port,
-    )
+    factory = only(make_detector_factory(settings), settings.consumer_detectors)
+    return serve(settings, inputs=inputs, factory=factory, rules=rules_from(settings), metrics_port=port)
+
+
+def only(factory: DetectorFactory, names: str) -> DetectorFactory:
+    """The factory restricted to a comma-separated allowlist (empty: every detector)."""
+    wanted = {n.strip() for n in names.split(",") if n.strip()}
+    if not wanted:
+        return factory
+    if unknown := wanted - set(factory()):
+        raise SystemExit(f"unknown RAILBIRD_CONSUMER_DETECTORS {sorted(unknown)}; known: {sorted(factory())}")
+    return lambda: {n: d for n, d in factory().items() if n in wanted}
 
 
 def serve(
