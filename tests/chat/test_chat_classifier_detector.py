@@ -57,3 +57,21 @@ def test_cache_smaller_than_a_batch_still_answers_every_text() -> None:
     cached = CachedClassifier(FakeClassifier(), max_texts=2)
     verdicts = cached.classify(["toxic 1", "ok", "toxic 2", "fine", "meanish"])
     assert [v.flagged for v in verdicts] == [("insult",), (), ("insult",), (), ("insult",)]
+
+
+class _HandTalkModel:
+    """Flags every text as hand talk first, insult second."""
+
+    def classify(self, texts):
+        return [
+            TextVerdict(scores={"hand_in_play": 0.95, "insult": 0.6}, flagged=("hand_in_play", "insult"))
+            for _ in texts
+        ]
+
+
+def test_model_hand_talk_counts_only_while_a_hand_is_running() -> None:
+    detector = ClassifierDetector(_HandTalkModel())
+    (during,) = detector.process(msg("he had aces", hand_id="h1"))
+    (after,) = detector.process(msg("he had aces", hand_id=None))
+    assert during.category == "hand_in_play"
+    assert after.category == "insult"

@@ -50,3 +50,24 @@ def test_policy_proposes_a_nickname_reset() -> None:
     (finding,) = [f for f in pipeline.process(CHAT, msg("gl", nickname="Bangsat88")).findings]
     (action,) = finding.actions
     assert action.kind == "nickname_reset" and action.disposition == "proposed"
+
+
+class _NameHater:
+    """A model that, like a sentence-trained one can, calls short names and spam words offensive."""
+
+    def classify(self, texts):
+        from pipeline.text_model import TextVerdict
+
+        out = []
+        for text in texts:
+            category = "spam" if "Chip" in text else "insult"
+            out.append(TextVerdict(scores={category: 0.99}, flagged=(category,)))
+        return out
+
+
+def test_classifier_alone_needs_a_multiword_name_and_an_offensive_category() -> None:
+    detector = NicknameDetector(classifier=_NameHater())
+    assert detector.judge("Bob") is None
+    assert detector.judge("ChipKing") is None
+    verdict = detector.judge("CoolQueen")
+    assert verdict is not None and verdict[1].startswith("classifier")

@@ -13,13 +13,17 @@ from pipeline.findings import Finding
 from pipeline.text_model import TextClassifier, TextVerdict
 
 
-def chat_category(verdict: TextVerdict) -> tuple[str, float] | None:
-    """Strongest flagged category that is a chat offence, and its score (None if none is)."""
+def chat_category(verdict: TextVerdict, *, among: frozenset[str] | None = None) -> tuple[str, float] | None:
+    """Strongest flagged chat category (optionally only `among` some), and its score."""
     for category in verdict.flagged:
         known = CATEGORIES.get(category)
-        if known is not None and known[0] == "chat":
+        if known is not None and known[0] == "chat" and (among is None or category in among):
             return category, verdict.scores.get(category, 0.0)
     return None
+
+
+NOT_WITHOUT_HAND = frozenset(c for c, (family, _) in CATEGORIES.items() if family == "chat") - {"hand_in_play"}
+"""Categories a message may get when no hand is running: talk about a finished hand is allowed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +51,7 @@ class ClassifierDetector:
         verdicts = self.classifier.classify([m.text for m in messages])
         out: list[Finding] = []
         for message, verdict in zip(messages, verdicts, strict=True):
-            top = chat_category(verdict)
+            top = chat_category(verdict, among=None if message.hand_id else NOT_WITHOUT_HAND)
             if top is None:
                 continue
             out.append(self._finding(message, verdict, *top))

@@ -26,6 +26,9 @@ NOT_IN_NICKNAMES = frozenset({"loser", "barom", "idiot", "moron"})
 """Terms left out of the squashed-substring search: they sit inside harmless names (c-loser,
 baromfi) or are mild self-mockery players pick on purpose; whole-word matches still count."""
 
+OFFENSIVE = frozenset({"insult", "hate", "threat", "sexual"})
+"""What makes a name offensive; spam-like names ("ChipKing") are not a nickname-rule matter."""
+
 NICKNAME_ONLY = ("hitler",)
 """Substrings offensive in a chosen name though not worth flagging in chat ("Hitler" in a history chat)."""
 
@@ -48,7 +51,8 @@ class NicknameDetector:
     classifier: TextClassifier | None = None
     lexicon: Lexicon = field(default_factory=compile_lexicon)
     substrings: tuple[tuple[str, str], ...] = field(default_factory=lambda: substring_terms(ABUSE_TERMS))
-    min_classifier_score: float = 0.6
+    min_classifier_score: float = 0.98
+    """High on purpose: the sentence-trained model scores some one-word names (e.g. "Bob") as insults."""
     max_players: int = 500_000
     name: str = "nickname.offensive"
     topics: frozenset[str] = frozenset({CHAT})
@@ -105,8 +109,8 @@ class NicknameDetector:
                 return 0.8, f"abusive term hidden in the name ({category})", ()
         if any(w in flat for w in STAFF_WORDS):
             return 0.7, "poses as staff", ()
-        if self.classifier is not None:
-            top = chat_category(self.classifier.classify([words])[0])
+        if self.classifier is not None and len(words.split()) >= 2:
+            top = chat_category(self.classifier.classify([words])[0], among=OFFENSIVE)
             if top is not None and top[1] >= self.min_classifier_score:
                 return top[1], f"classifier: {top[0]} ({top[1]:.2f})", ()
         return None
