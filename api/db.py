@@ -53,7 +53,10 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5}, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True, **kwargs)
+    # No pre-ping: it costs a round trip per request; a dead connection surfaces as OperationalError,
+    # which the API answers with 503 + Retry-After, and the pool replaces it.
+    kwargs.setdefault("pool_recycle", 1800)
+    return create_engine(url, **kwargs)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
