@@ -116,6 +116,8 @@ class CashTable:
         leaving = [s for s in self.seating.seats.values() if s.state == "seated" and self._wants_to_leave(s)]
         for seat in leaving:
                 event = self.seating.leave(t, seat)
+                if seat.player.persona_name == "hit_and_runner":
+                    seat.player.rest_until = t + self.world.rng.uniform(10.0, 90.0)
                 if seat.player.persona_name == "bumhunter":
                     hunt = self.hunts.setdefault(seat.player.id, Hunt())
                     hunt.events += [seat.join_event, event.event_id]

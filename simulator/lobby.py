@@ -19,6 +19,7 @@ class Lobby:
         excluded = {"colluder", "false_reporter"}
         self.pool = [p for p in world.population.players.values() if p.persona_name not in excluded]
         self.hunters = [p for p in self.pool if p.persona_name == "bumhunter"]
+        self.runners = [p for p in self.pool if p.persona_name == "hit_and_runner"]
         self.colluders = [p for p in world.population.players.values() if p.id in partners]
         self.where: dict[str, CashTable] = {t.table_id: t for t in tables}
 
@@ -36,13 +37,12 @@ class Lobby:
                 continue
             for _ in range(12):
                 p = self.pool[rng.randrange(len(self.pool))]
-                if p.persona_name == "bumhunter" or not self._free(p, now, table):
-                    continue
-                if p.persona_name == "hit_and_runner" and table.fmt in ("rush_and_cash", "all_in_or_fold"):
+                if p.persona_name in ("bumhunter", "hit_and_runner") or not self._free(p, now, table):
                     continue
                 table.pending.append(p)
                 break
         self._bumhunters(now)
+        self._hit_and_runners(now)
         self._partners(now)
         return now + LOBBY_TICK_S
 
@@ -55,6 +55,17 @@ class Lobby:
             if weak is None:
                 weak = [t for t in self.tables if t.open_seats() > 0 and _weak(t)]
             options = [t for t in weak if self._free(p, now, t)]
+            if options:
+                options[rng.randrange(len(options))].pending.append(p)
+
+    def _hit_and_runners(self, now: float) -> None:
+        """They hop from table to table at the formats where leaving early counts."""
+        rng = self.world.rng
+        for p in self.runners:
+            if rng.random() > 0.5 or p.rest_until > now or len(p.tables) >= p.persona.max_tables:
+                continue
+            options = [t for t in self.tables if t.fmt in ("regular", "vip") and t.open_seats() > 0
+                       and self._free(p, now, t)]
             if options:
                 options[rng.randrange(len(options))].pending.append(p)
 

@@ -166,7 +166,8 @@ class Room:
                 ))
         for pid, seen in self._nick_seen.items():
             w.plant(TruthRow(
-                category="offensive_nickname", players=(pid,), start=seen[0].ts, end=seen[-1].ts,
+                # The nickname offends for as long as it is shown: from its first message to the end.
+                category="offensive_nickname", players=(pid,), start=seen[0].ts, end=w.ts(w.end),
                 event_ids=tuple(m.event_id for m in seen), detail={"nickname": seen[0].nickname},
             ))
         self._repeat_offenders()
