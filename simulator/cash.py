@@ -116,7 +116,8 @@ class CashTable:
         leaving = [s for s in self.seating.seats.values() if s.state == "seated" and self._wants_to_leave(s)]
         for seat in leaving:
                 event = self.seating.leave(t, seat)
-                if seat.player.persona_name == "hit_and_runner":
+                if seat.player.persona_name in ("hit_and_runner", "bumhunter"):
+                    # Table hoppers: straight back to the lobby for the next table.
                     seat.player.rest_until = t + self.world.rng.uniform(10.0, 90.0)
                 if seat.player.persona_name == "bumhunter":
                     hunt = self.hunts.setdefault(seat.player.id, Hunt())
