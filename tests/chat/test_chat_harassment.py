@@ -41,3 +41,24 @@ def test_classifier_scores_count_when_the_lexicon_has_nothing() -> None:
     assert _run(HarassmentDetector(), events) == []
     (finding,) = _run(HarassmentDetector(classifier=FakeClassifier()), events)
     assert finding.score > 0.8
+
+
+def test_an_at_mention_of_a_silent_player_is_a_target_and_hostile_phrases_count() -> None:
+    lines = ["@Quiet nobody likes you", "@Quiet leave the table", "@Quiet you are the worst player, just quit"]
+    (finding,) = _run(HarassmentDetector(), [msg(t, at=i * 8, player_id="p1") for i, t in enumerate(lines)])
+    assert finding.players == ("p1",) and finding.evidence["target_nickname"] == "quiet"
+    assert finding.evidence["victims"] == []
+
+
+def test_hostile_phrases_in_other_languages() -> None:
+    for lines in (
+        ["@Budi pergi sana", "@Budi dasar pecundang", "@Budi berhenti aja"],
+        ["@Olena заткнись", "@Olena ти невдаха", "@Olena тебе ніхто не любить"],
+        ["@Minh biến đi", "@Minh đồ thua cuộc", "@Minh nghỉ đi"],
+    ):
+        assert len(_run(HarassmentDetector(), [msg(t, at=i * 8) for i, t in enumerate(lines)])) == 1, lines
+
+
+def test_friendly_at_mentions_are_not_harassment() -> None:
+    lines = ["@Quiet nice hand", "@Quiet gl", "@Quiet ty", "@Quiet where are you from?"]
+    assert _run(HarassmentDetector(), [msg(t, at=i * 8) for i, t in enumerate(lines)]) == []

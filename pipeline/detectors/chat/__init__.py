@@ -54,7 +54,7 @@ def build_chat_detectors(
         *(LedgerTap(d, ledger) for d in per_player),
         RepeatOffenderDetector(ledger, thresholds=tuple(n for n, _ in rules.chat_ban_ladder)),
         ShoutingDetector(lexicon=lexicon),
-        HarassmentDetector(classifier=shared, lexicon=lexicon),
+        HarassmentDetector(classifier=shared),
         NicknameDetector(classifier=shared, lexicon=lexicon),
         SnapCamTriageDetector(
             classifier=shared, credibility=trust, lexicon=lexicon, weights=weights, window=rules.snapcam_report_window

@@ -15,7 +15,7 @@ from datetime import timedelta
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.classifier import chat_category
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
-from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
+from pipeline.detectors.chat.lexicon import ABUSE_TERMS, HOSTILE_TERMS, Lexicon, compile_lexicon
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import fold
 from pipeline.findings import Finding, Span
@@ -23,6 +23,8 @@ from pipeline.text_model import TextClassifier
 
 HOSTILE = frozenset({"insult", "hate", "threat", "sexual", "harassment", "defamation"})
 _WORD = re.compile(r"[\w@.\-]+", re.UNICODE)
+UNKNOWN = "@"
+"""Prefix of a target known only by an @mention of a nickname nobody used at this place yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +47,7 @@ class HarassmentDetector:
     """Per place: hostile messages from one sender to one target; fires at `min_messages`."""
 
     classifier: TextClassifier | None = None
-    lexicon: Lexicon = field(default_factory=compile_lexicon)
+    lexicon: Lexicon = field(default_factory=lambda: compile_lexicon({**ABUSE_TERMS, **HOSTILE_TERMS}))
     min_messages: int = 3
     window: timedelta = timedelta(minutes=10)
     min_classifier_score: float = 0.5
@@ -89,15 +91,19 @@ class HarassmentDetector:
     def _target(self, event: ChatMessage, place: _Place) -> str | None:
         if event.channel == "private":
             return event.recipient_id
+        mention: str | None = None
         for word in _WORD.findall(fold(event.text)):
-            player = place.nicknames.get(word.lstrip("@").strip(".-"))
+            name = word.lstrip("@").strip(".-")
+            player = place.nicknames.get(name)
             if player is not None and player != event.player_id:
                 return player
-        return None
+            if word.startswith("@") and name and mention is None and name != fold(event.nickname):
+                mention = UNKNOWN + name
+        return mention
 
     def _hostility(self, event: ChatMessage) -> tuple[tuple[Span, ...], float] | None:
         spans = tuple(s for s in self.lexicon.find(event.text) if s.label in HOSTILE)
-        score = 0.8 if spans else 0.0
+        score = (0.8 if any(s.label != "harassment" for s in spans) else 0.65) if spans else 0.0
         if self.classifier is not None:
             verdict = self.classifier.classify([event.text])[0]
             top = chat_category(verdict)
@@ -108,20 +114,19 @@ class HarassmentDetector:
 
     def _finding(self, event: ChatMessage, target: str, pair: list[_Hit]) -> Finding:
         mean = sum(h.score for h in pair) / len(pair)
+        known = not target.startswith(UNKNOWN)
+        victims = {"victims": [target]} if known else {"victims": [], "target_nickname": target[len(UNKNOWN) :]}
         boost = 0.05 * (len(pair) - self.min_messages) + (0.05 if event.channel == "private" else 0.0)
         return make_finding(
             detector=self.name,
             category="harassment",
             score=min(0.99, 0.5 + 0.4 * mean + boost),
-            players=(event.player_id, target),
+            players=(event.player_id, target) if known else (event.player_id,),
             ts=event.ts,
             summary=f"{len(pair)} hostile messages aimed at {target} in {event.channel} chat",
             id_parts=(place_of(event), event.player_id, target, pair[0].message.event_id),
             source_event_ids=[h.message.event_id for h in pair],
-            evidence={
-                "messages": [message_evidence(h.message, h.spans) for h in pair[-20:]],
-                "victims": [target],
-            },
+            evidence={"messages": [message_evidence(h.message, h.spans) for h in pair[-20:]], **victims},
             window=(pair[0].message.ts, event.ts),
             table_id=event.table_id,
             tournament_id=event.tournament_id,

@@ -48,6 +48,30 @@ ABUSE_TERMS: dict[str, str] = {
 }
 """Term -> category; all categories are in `pipeline.categories.CATEGORIES`."""
 
+HOSTILE_TERMS: dict[str, str] = {
+    # Not banned words: phrases that are hostile when aimed at someone. Only the harassment
+    # detector uses them, as evidence that a line addressed to a player is negative.
+    "worst player": "harassment", "nobody likes you": "harassment", "leave the table": "harassment",
+    "get out": "harassment", "go away": "harassment", "just quit": "harassment", "uninstall": "harassment",
+    "follow you": "harassment", "you suck": "harassment", "trash player": "harassment", "shut up": "harassment",
+    "clown": "harassment", "donkey": "harassment", "stupid": "harassment", "pathetic": "harassment",
+    "pemain terburuk": "harassment", "gak ada yang suka": "harassment", "pergi sana": "harassment",
+    "pergi dari sini": "harassment", "berhenti aja": "harassment", "pecundang": "harassment",
+    "sampah": "harassment", "badut": "harassment", "diam lu": "harassment", "bodoh": "harassment",
+    "chơi tệ nhất": "harassment", "không ai ưa": "harassment", "biến đi": "harassment",
+    "biến khỏi": "harassment", "cút": "harassment", "nghỉ đi": "harassment", "đồ thua cuộc": "harassment",
+    "im đi": "harassment", "đồ rác": "harassment",
+    "legrosszabb játékos": "harassment", "senki sem bír": "harassment", "menj el": "harassment",
+    "tűnj el": "harassment", "hagyd abba": "harassment", "vesztes": "harassment", "kuss": "harassment",
+    "bohóc": "harassment", "szánalmas": "harassment",
+    "найгірший гравець": "harassment", "тебе ніхто не любить": "harassment", "йди з": "harassment",
+    "забирайся": "harassment", "невдаха": "harassment", "клоун": "harassment", "заткнись": "harassment",
+    "ходитиму за тобою": "harassment", "жалюгідний": "harassment",
+    "худший игрок": "harassment", "тебя никто не любит": "harassment", "уходи": "harassment",
+    "вали отсюда": "harassment", "неудачник": "harassment", "заткнись уже": "harassment",
+    "жалкий": "harassment",
+}
+
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _SPACED = re.compile(r"(?<![^\W\d_])[^\W\d_](?:[\s._*\-][^\W\d_]){2,}(?![^\W\d_])")

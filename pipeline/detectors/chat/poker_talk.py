@@ -52,9 +52,9 @@ ADVICE = (
     "jangan call", "jangan ikut", "jangan fold",
     "úp đi", "úp bài", "bỏ bài", "bỏ đi", "theo đi", "tố đi", "tất tay", "all in đi", "đừng theo",
     "dobd", "dobd el", "add meg", "ne add meg", "emelj", "passzolj", "tartsd", "told be",
-    "скидай", "скинь", "пасуй", "колл", "коль", "колли", "рейзи", "підвищуй", "ва-банк", "олл-ін",
+    "скидай", "скинь карти", "пасуй", "колл", "коль", "колли", "рейзи", "підвищуй", "ва-банк", "олл-ін",
     "не коли", "не колл",
-    "сбрасывай", "скидывай", "коллируй", "уравнивай", "повышай", "олл-ин", "не колли", "не уравнивай",
+    "сбрасывай", "скидывай", "скинь карты", "коллируй", "уравнивай", "повышай", "олл-ин", "не колли", "не уравнивай",
 )
 PAST = (
     "had", "folded", "called", "was", "last hand", "previous hand", "that hand", "earlier",
@@ -69,7 +69,7 @@ COMMENTARY = (
     "would", "i'd", "should", "should've", "should have", "could", "i'll", "nice", "good", "great", "bad", "sick", "wp", "gj", "what a", "that", "hero", "i", "you",
     "bagus", "mantap", "aku", "saya", "hay", "đẹp", "tôi", "szép", "jó", "én", "гарн*", "хорош*",
     "класн*", "красив*", "отличн*", "чудов*", "я",
-    "bátor", "rossz", "sick", "brave", "smelý", "сміливий", "смелый", "поганий", "плохой",
+    "bátor", "rossz", "sick", "brave", "kamu", "lu", "loe", "mày", "bạn", "ты", "ти", "te", "ön", "why", "kenapa", "smelý", "сміливий", "смелый", "поганий", "плохой",
 )
 """Words that, right before an advice word, make it commentary or narration ("nice call", "I fold")."""
 COMMENTARY_AFTER = (
