@@ -98,8 +98,9 @@ def score(
         if not rows and not mine:
             continue
         status = "ok"
+        owners = [n for n in registered if n.rsplit(".", 1)[-1] == cat]
         if not mine:
-            status = "no detector emitted this category"
+            status = f"{', '.join(owners)} registered, no findings" if owners else "no detector emitted this category"
         elif not rows:
             status = "no offence of this category planted"
         per_category[cat] = {

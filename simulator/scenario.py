@@ -44,3 +44,20 @@ def run_scenario(
         "elapsed_s": round(elapsed, 2), "events_per_s": round(events / elapsed) if elapsed else None,
         **result,
     }
+
+
+def _fmt(value: Any) -> str:
+    return "–" if value is None else (f"{value:.2f}" if isinstance(value, float) else str(value))
+
+
+def markdown_table(result: dict[str, Any]) -> str:
+    """Per-category results of one scenario run as a Markdown table (for docs/quality.md)."""
+    head = ("| category | planted | findings | precision | recall | median TTD s | false /10k honest h | detectors |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---|")
+    rows = [
+        f"| {cat} | {s['truth']} | {s['findings']} | {_fmt(s['precision'])} | {_fmt(s['recall'])} | "
+        f"{_fmt(s['median_ttd_s'])} | {_fmt(s['false_per_10k_honest_hours'])} | "
+        f"{', '.join(s['detectors']) or s['status']} |"
+        for cat, s in result["categories"].items()
+    ]
+    return "\n".join([head, *rows])

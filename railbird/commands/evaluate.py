@@ -60,6 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     scenario.add_argument("--players", type=int, default=300)
     scenario.add_argument("--profile", choices=["normal", "demo"], default="normal")
     scenario.add_argument("--out", default=None, help="also write the JSON result to this file")
+    scenario.add_argument("--markdown", action="store_true", help="print a Markdown table instead of JSON")
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
     from railbird.wiring import make_pipeline, rules_from
     from simulator.config import RoomConfig
-    from simulator.scenario import run_scenario
+    from simulator.scenario import markdown_table, run_scenario
 
     if args.minutes <= 0 or args.players < 1:
         print("railbird eval scenario: --minutes and --players must be positive", file=sys.stderr)
@@ -91,5 +92,5 @@ def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
     text = json.dumps(result, indent=2, ensure_ascii=False)
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
-    print(text)
+    print(markdown_table(result) if args.markdown else text)
     return 0

@@ -49,6 +49,8 @@ def test_score_reports_precision_recall_ttd_and_false_rate() -> None:
     assert result["categories"]["spam"]["recall"] == 0.0
     assert result["detectors"]["d.idle"]["status"] == "registered, no findings"
     assert "hate" not in result["categories"]
+    named = score([], truth, honest_hours=1.0, registered=["hand.spam"])
+    assert named["categories"]["spam"]["status"] == "hand.spam registered, no findings"
 
 
 def test_exempt_formats_drop_hit_and_run_rows_for_that_rules_version() -> None:
