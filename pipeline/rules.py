@@ -33,7 +33,8 @@ class RulesConfig:
     chat_restriction_hours: int = 24
     """Proposed restriction for a first offence that is not muted automatically."""
     chat_ban_ladder: tuple[tuple[int, int | None], ...] = ((3, 24), (5, 168), (8, None))
-    """(offending messages within the window, chat ban hours; None = permanent ban)."""
+    """(offence episodes within the window, chat ban hours; None = permanent ban). An episode is a run
+    of offences each within two minutes of the previous (a rant counts once)."""
     hand_in_play_suspension_hours: tuple[int | None, ...] = (24, 168, None)
     """Suspension of chat, emoji and SnapCam for the 1st, 2nd, 3rd-and-later hand-in-play finding."""
     flood_max_messages: int = 6

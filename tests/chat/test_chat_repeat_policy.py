@@ -74,3 +74,14 @@ def test_replay_gives_identical_findings_and_actions() -> None:
     events = [*_offences(6), msg("he has aces", at=30, player_id="p9", hand_id="h1", players_in_hand=("p1",))]
     runs = [build_pipeline(rules=RULES).process_all((CHAT, e) for e in events) for _ in range(2)]
     assert runs[0] == runs[1] and len(runs[0]) >= 8
+
+
+def test_a_rant_is_one_episode_for_escalation() -> None:
+    pipeline = build_pipeline(rules=RULES)
+    rant = [msg(f"idiot {i}", at=i * 20.0) for i in range(3)]
+    later = [msg(f"moron {i}", at=3600.0 * (i + 1)) for i in range(2)]
+    out = [f for e in [*rant, *later] for f in pipeline.process(CHAT, e).findings]
+    priors = [f.evidence["prior_offences"] for f in out if f.detector == "chat.banned_words"]
+    assert priors == [0, 0, 0, 1, 2]
+    (repeat,) = [f for f in out if f.category == "repeat_offender"]
+    assert repeat.evidence["offence_count"] == 3 and repeat.source_event_ids[-1] == later[-1].event_id

@@ -32,10 +32,22 @@ class Offence:
 
 
 class OffenceLedger:
-    """Distinct offending messages per player within `window` (event time), bounded in players."""
+    """A player's offences within `window` (event time), counted as episodes, bounded in players.
 
-    def __init__(self, *, window: timedelta, max_players: int = 200_000, max_per_player: int = 64) -> None:
+    An episode is a run of offences each within `episode_gap` of the previous one: a rant of three
+    insulting lines, or a flood, is one offence for escalation, not three.
+    """
+
+    def __init__(
+        self,
+        *,
+        window: timedelta,
+        episode_gap: timedelta = timedelta(minutes=2),
+        max_players: int = 200_000,
+        max_per_player: int = 64,
+    ) -> None:
         self._window = window
+        self._gap = episode_gap
         self._max_per_player = max_per_player
         self._players: BoundedMap[str, Window[Offence]] = BoundedMap(max_keys=max_players)
 
@@ -52,17 +64,38 @@ class OffenceLedger:
         if history is None:
             return []
         history.expire(now)
-        return history.stamped()
+        return sorted(history.stamped(), key=lambda x: x[0])
 
-    def count(self, player_id: str, now: datetime, *, excluding: str | None = None) -> int:
-        """Distinct offending messages, optionally not counting one event."""
-        return len({o.event_id for _, o in self.offences(player_id, now) if o.event_id != excluding})
+    def prior(self, player_id: str, ts: datetime, *, excluding: str, category: str | None = None) -> int:
+        """Episodes before the one an offence at `ts` (event `excluding`) belongs to."""
+        times = [
+            t
+            for t, o in self.offences(player_id, ts)
+            if o.event_id != excluding and t <= ts and (category is None or o.category == category)
+        ]
+        episodes = _episodes(times, self._gap)
+        joins_last = bool(times) and ts - times[-1] <= self._gap
+        return episodes - 1 if joins_last else episodes
 
-    def count_category(self, player_id: str, now: datetime, category: str, *, excluding: str) -> int:
-        """Distinct offending messages of one category, not counting one event."""
-        return len(
-            {o.event_id for _, o in self.offences(player_id, now) if o.category == category and o.event_id != excluding}
+    def episodes(self, player_id: str, now: datetime) -> int:
+        """Episodes in the window ending at `now`."""
+        return _episodes([t for t, _ in self.offences(player_id, now)], self._gap)
+
+    def starts_episode(self, player_id: str, ts: datetime, event_id: str) -> bool:
+        """True when no other offence came within the gap before this event's."""
+        return all(
+            o.event_id == event_id or t > ts or ts - t > self._gap for t, o in self.offences(player_id, ts)
         )
+
+
+def _episodes(times: list[datetime], gap: timedelta) -> int:
+    count = 0
+    previous: datetime | None = None
+    for t in sorted(times):
+        if previous is None or t - previous > gap:
+            count += 1
+        previous = t
+    return count
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +131,8 @@ class LedgerTap:
             return produced
         out: list[Finding] = []
         for finding in produced:
-            prior = self.ledger.count(finding.subject, event.ts, excluding=event.event_id)
-            same = self.ledger.count_category(finding.subject, event.ts, finding.category, excluding=event.event_id)
+            prior = self.ledger.prior(finding.subject, event.ts, excluding=event.event_id)
+            same = self.ledger.prior(finding.subject, event.ts, excluding=event.event_id, category=finding.category)
             evidence = {**finding.evidence, "prior_offences": prior, "prior_same_category": same}
             out.append(finding.model_copy(update={"evidence": evidence}))
         for finding in out:
@@ -110,7 +143,7 @@ class LedgerTap:
 
 @dataclass(frozen=True, slots=True)
 class RepeatOffenderDetector:
-    """Reports when a player's offences in the window reach a rung (`thresholds`) of the ladder."""
+    """Reports when a player's offence episodes in the window reach a rung (`thresholds`) of the ladder."""
 
     ledger: OffenceLedger
     thresholds: tuple[int, ...] = (3, 5, 8)
@@ -128,8 +161,10 @@ class RepeatOffenderDetector:
         history = self.ledger.offences(event.player_id, event.ts)
         if not any(o.event_id == event.event_id for _, o in history):
             return ()
-        count = len({o.event_id for _, o in history})
-        # This message took the count from count-1 to count: report only when that is a rung.
+        # Only a message that opens a new episode moves the count; report when that is a rung.
+        if not self.ledger.starts_episode(event.player_id, event.ts, event.event_id):
+            return ()
+        count = self.ledger.episodes(event.player_id, event.ts)
         if count not in self.thresholds:
             return ()
         rung = sorted(self.thresholds).index(count) + 1
@@ -143,7 +178,7 @@ class RepeatOffenderDetector:
             score=min(1.0, 0.6 + 0.1 * rung),
             players=(event.player_id,),
             ts=event.ts,
-            summary=f"{count} chat offences within the window ({', '.join(categories)}): ladder rung {rung}",
+            summary=f"{count} chat offence episodes within the window ({', '.join(categories)}): ladder rung {rung}",
             id_parts=(event.player_id, event.event_id, rung),
             source_event_ids=list(dict.fromkeys(o.event_id for _, o in history)),
             evidence={
