@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.detectors.chat.flooding import FloodingDetector
-from pipeline.detectors.chat.shouting import ShoutingDetector
+from pipeline.detectors.chat.shouting import ShoutingDetector, ShoutingMatchDetector
 from tests.chat.chat_events import msg
 
 
@@ -45,7 +45,13 @@ def test_repeated_lines_and_character_runs() -> None:
 
 
 def test_a_single_shouted_line_is_table_talk() -> None:
-    assert _run(ShoutingDetector(), [msg("NICE HAND!!!"), msg("SHIP IT", at=30, player_id="p2")]) == []
+    lines = [msg("NICE HAND!!!"), msg("SHIP IT", at=30, player_id="p2")]
+    assert _run(ShoutingDetector(), lines) == [] and _run(ShoutingMatchDetector(), lines) == []
+
+
+def test_persistent_shouting_is_per_player_and_place() -> None:
+    spread = [msg(f"WHY DO YOU ALWAYS CALL {i}", at=i * 10.0, table_id=f"t{i}") for i in range(4)]
+    assert _run(ShoutingDetector(), spread) == []
 
 
 def test_persistent_shouting_by_one_player() -> None:
@@ -62,7 +68,8 @@ def test_shouting_match_between_two_players() -> None:
         msg("idiot", at=15, player_id="p2"),
         msg("nh", at=20, player_id="p3"),
     ]
-    (finding,) = _run(ShoutingDetector(), lines)
+    assert _run(ShoutingDetector(), lines) == []  # two lines each: neither shouts on and on
+    (finding,) = _run(ShoutingMatchDetector(), lines)
     assert finding.category == "shouting" and set(finding.players) == {"p1", "p2"}
     assert "match" in finding.summary
     assert len(finding.evidence["messages"]) == 4
@@ -72,3 +79,4 @@ def test_calm_back_and_forth_is_not_a_match() -> None:
     lines = [msg(t, at=i * 5.0, player_id=("p1", "p2")[i % 2]) for i, t in enumerate(
         ["nice river", "ty", "you always hit", "lucky me", "gg", "gg"])]
     assert _run(ShoutingDetector(), lines) == []
+    assert _run(ShoutingMatchDetector(), lines) == []

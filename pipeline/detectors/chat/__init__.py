@@ -4,8 +4,9 @@
 detectors are wrapped in `LedgerTap`s that record offences, and `chat.repeat_offender` comes after
 them so it sees the message's offences. With no classifier, every rule still runs.
 
-State keys (the streaming runtime routes by them): player for the taps, repeat offender, flooding
-and nickname; place (table / tournament / private pair) for shouting and harassment; reported
+State keys (the streaming runtime routes by them): player for the taps (lexicon, classifier,
+flooding, shouting, hand-in-play), repeat offender and nickname; place (table / tournament /
+private pair) for shouting matches and harassment; reported
 player for SnapCam triage; one global key for coordinated reporting (reports are few).
 """
 
@@ -22,7 +23,7 @@ from pipeline.detectors.chat.lexicon import compile_lexicon
 from pipeline.detectors.chat.nickname import NicknameDetector
 from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
 from pipeline.detectors.chat.reporting import CoordinatedReportingDetector
-from pipeline.detectors.chat.shouting import ShoutingDetector
+from pipeline.detectors.chat.shouting import ShoutingDetector, ShoutingMatchDetector
 from pipeline.detectors.chat.snapcam import SnapCamTriageDetector, TriageWeights
 from pipeline.rules import RulesConfig
 from pipeline.text_model import TextClassifier
@@ -40,11 +41,12 @@ def build_chat_detectors(
     trust = credibility if credibility is not None else ReporterCredibility()
     ledger = OffenceLedger(window=rules.chat_offence_window)
     limits = FloodLimits(max_messages=rules.flood_max_messages, window=rules.flood_window)
-    # Per-player offences (tapped into the ledger); shouting and harassment are keyed by place,
-    # so they cannot share a player's ledger and do not count towards escalation.
+    # Per-player offences (tapped into the ledger); shouting matches and harassment are keyed by
+    # place, so they cannot share a player's ledger and do not count towards escalation.
     per_player: list[Detector] = [
         BannedWordsDetector(lexicon=lexicon),
         FloodingDetector(limits=limits),
+        ShoutingDetector(lexicon=lexicon),
         HandInPlayDetector(),
     ]
     if shared is not None:
@@ -53,7 +55,7 @@ def build_chat_detectors(
     return [
         *(LedgerTap(d, ledger) for d in per_player),
         RepeatOffenderDetector(ledger, thresholds=tuple(n for n, _ in rules.chat_ban_ladder)),
-        ShoutingDetector(lexicon=lexicon),
+        ShoutingMatchDetector(lexicon=lexicon),
         HarassmentDetector(classifier=shared),
         NicknameDetector(classifier=shared, lexicon=lexicon),
         SnapCamTriageDetector(
@@ -77,6 +79,7 @@ __all__ = [
     "RepeatOffenderDetector",
     "ReporterCredibility",
     "ShoutingDetector",
+    "ShoutingMatchDetector",
     "SnapCamTriageDetector",
     "build_chat_detectors",
 ]

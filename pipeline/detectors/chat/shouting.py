@@ -1,4 +1,4 @@
-"""`chat.shouting`: persistent shouting, and shouting matches between two players at one place.
+"""`chat.shouting` (one player, keyed by player) and `chat.shouting_match` (two players, by place).
 
 Table etiquette forbids "shouting matches". One line in capitals ("NICE HAND!!!") is normal table
 talk and is never flagged alone: the detector wants one player shouting line after line, or two
@@ -56,78 +56,110 @@ class _Place:
 
 
 @dataclass(slots=True)
-class ShoutingDetector:
-    """Per place: one player's string of shouted lines, or two players trading hostile lines."""
+class _Shouts:
+    """What both shouting detectors share: settings, bounded state per key, the finding."""
 
     limits: ShoutLimits = field(default_factory=ShoutLimits)
     lexicon: Lexicon = field(default_factory=compile_lexicon)
     max_keys: int = 50_000
-    name: str = "chat.shouting"
-    topics: frozenset[str] = frozenset({CHAT})
     _state: BoundedMap[str, _Place] = field(init=False)
 
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
 
-    def key(self, event: Event) -> str:
-        """State is per table / tournament / private pair: a match involves two players there."""
-        return place_of(event) if isinstance(event, ChatMessage) else event.event_id
-
-    def process(self, event: Event) -> Sequence[Finding]:
-        """Add the line; report a match or persistent shouting once per window."""
-        if not isinstance(event, ChatMessage) or event.channel == "lobby":
-            return ()
+    def _add(self, state_key: str, event: ChatMessage) -> tuple[_Place, _Line] | None:
+        """Record the line; None when it is neither loud nor hostile or the key is quiet."""
         span = max(self.limits.solo_window, self.limits.match_window)
-        place = self._state.get_or_create(place_of(event), lambda: _Place(Window(span=span, max_items=128)))
+        place = self._state.get_or_create(state_key, lambda: _Place(Window(span=span, max_items=128)))
         shouted = is_shouted(event.text, self.limits)
         hostile = bool(self.lexicon.find(event.text)) if shouted or len(event.text) < 400 else False
-        place.lines.add(event.ts, _Line(event, shouted, hostile))
+        line = _Line(event, shouted, hostile)
+        place.lines.add(event.ts, line)
         if not (shouted or hostile) or (place.quiet_until is not None and event.ts < place.quiet_until):
-            return ()
-        match = self._match(event, place.lines.stamped())
-        if match:
-            place.quiet_until = event.ts + self.limits.match_window
-            return (self._finding(event, match, "shouting match between two players", 0.85),)
-        solo = self._solo(event, place.lines.stamped())
-        if solo:
-            place.quiet_until = event.ts + self.limits.solo_window
-            return (self._finding(event, solo, f"{len(solo)} shouted lines in a row", 0.7),)
-        return ()
+            return None
+        return place, line
 
-    def _match(self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]) -> list[_Line]:
-        cutoff = event.ts - self.limits.match_window
-        loud = [ln for ts, ln in stamped if ts >= cutoff and (ln.shouted or ln.hostile)]
-        speakers = {ln.message.player_id for ln in loud}
-        best: list[_Line] = []
-        for other in speakers - {event.player_id}:
-            pair = [ln for ln in loud if ln.message.player_id in (event.player_id, other)]
-            turns = sum(1 for a, b in itertools.pairwise(pair) if a.message.player_id != b.message.player_id)
-            mine = sum(1 for ln in pair if ln.message.player_id == event.player_id)
-            if turns >= self.limits.match_turns and min(mine, len(pair) - mine) >= self.limits.match_lines_each:
-                best = pair if len(pair) > len(best) else best
-        return best
-
-    def _solo(self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]) -> list[_Line]:
-        cutoff = event.ts - self.limits.solo_window
-        mine = [ln for ts, ln in stamped if ts >= cutoff and ln.message.player_id == event.player_id]
-        shouted = [ln for ln in mine if ln.shouted]
-        return shouted if len(shouted) >= self.limits.solo_lines else []
-
-    def _finding(self, event: ChatMessage, lines: list[_Line], reason: str, score: float) -> Finding:
+    def _finding(self, name: str, event: ChatMessage, lines: list[_Line], reason: str, score: float) -> Finding:
         players = [event.player_id, *(ln.message.player_id for ln in lines)]
         messages = [ln.message for ln in lines]
         hostile = sum(ln.hostile for ln in lines)
         return make_finding(
-            detector=self.name,
+            detector=name,
             category="shouting",
             score=min(1.0, score + 0.03 * hostile),
             players=players,
             ts=event.ts,
             summary=f"{reason} in {event.channel} chat ({len(lines)} lines, {hostile} insulting)",
-            id_parts=(place_of(event), messages[0].event_id),
+            id_parts=(name, place_of(event), messages[0].event_id),
             source_event_ids=[m.event_id for m in messages],
             evidence={"messages": [message_evidence(m, self.lexicon.find(m.text)) for m in messages[-20:]]},
             window=(messages[0].ts, event.ts),
             table_id=event.table_id,
             tournament_id=event.tournament_id,
         )
+
+
+@dataclass(slots=True)
+class ShoutingDetector(_Shouts):
+    """One player shouting line after line at one place (`solo_lines` within `solo_window`)."""
+
+    name: str = "chat.shouting"
+    topics: frozenset[str] = frozenset({CHAT})
+
+    def key(self, event: Event) -> str:
+        """State is per player (kept apart per place inside)."""
+        return event.player_id if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Report persistent shouting once per window."""
+        if not isinstance(event, ChatMessage) or event.channel == "lobby":
+            return ()
+        added = self._add(f"{event.player_id}|{place_of(event)}", event)
+        if added is None or not added[1].shouted:
+            return ()
+        place, _ = added
+        cutoff = event.ts - self.limits.solo_window
+        shouted = [ln for ts, ln in place.lines.stamped() if ts >= cutoff and ln.shouted]
+        if len(shouted) < self.limits.solo_lines:
+            return ()
+        place.quiet_until = event.ts + self.limits.solo_window
+        return (self._finding(self.name, event, shouted, f"{len(shouted)} shouted lines in a row", 0.7),)
+
+
+@dataclass(slots=True)
+class ShoutingMatchDetector(_Shouts):
+    """Two players trading shouted or insulting lines at one place within `match_window`."""
+
+    name: str = "chat.shouting_match"
+    topics: frozenset[str] = frozenset({CHAT})
+
+    def key(self, event: Event) -> str:
+        """State is per table / tournament / private pair: a match involves two players there."""
+        return place_of(event) if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Report a match once per window."""
+        if not isinstance(event, ChatMessage) or event.channel == "lobby":
+            return ()
+        added = self._add(place_of(event), event)
+        if added is None:
+            return ()
+        place, _ = added
+        match = self._match(event, place.lines.stamped())
+        if not match:
+            return ()
+        place.quiet_until = event.ts + self.limits.match_window
+        return (self._finding(self.name, event, match, "shouting match between two players", 0.85),)
+
+    def _match(self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]) -> list[_Line]:
+        cutoff = event.ts - self.limits.match_window
+        loud = [ln for ts, ln in stamped if ts >= cutoff and (ln.shouted or ln.hostile)]
+        speakers = {ln.message.player_id for ln in loud}
+        best: list[_Line] = []
+        for other in sorted(speakers - {event.player_id}):
+            pair = [ln for ln in loud if ln.message.player_id in (event.player_id, other)]
+            turns = sum(1 for a, b in itertools.pairwise(pair) if a.message.player_id != b.message.player_id)
+            mine = sum(1 for ln in pair if ln.message.player_id == event.player_id)
+            if turns >= self.limits.match_turns and min(mine, len(pair) - mine) >= self.limits.match_lines_each:
+                best = pair if len(pair) > len(best) else best
+        return best
