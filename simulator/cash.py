@@ -101,8 +101,10 @@ class CashTable:
 
     def _wants_to_leave(self, seat: Seat) -> bool:
         p = seat.player
+        if self.reserved and len(self.seating.seats) == 1:
+            return True
         if seat.stack < self.bb:
-            if self.world.rng.random() < 0.5:
+            if self.reserved or self.world.rng.random() < 0.5:
                 seat.stack = self.buy_in
                 return False
             return True

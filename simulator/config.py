@@ -67,7 +67,7 @@ class Rates:
     bounty_start_s: float = 60.0
     turbo_start_s: float = 420.0
     tournament_level_s: float = 180.0
-    sit_out_plot_s: tuple[float, float] = (600.0, 1500.0)
+    sit_out_plot_s: tuple[float, float] = (240.0, 480.0)
     report_interval_s: float = 1500.0
     spam_interval_s: float = 300.0
 

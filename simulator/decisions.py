@@ -87,7 +87,8 @@ def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> Decision | N
         if i == dumper:
             if spot.to_call == 0:
                 # Bet big but never all-in: the dumper must be able to fold the river and lose.
-                amount = min(spot.current + max(spot.big_blind * 3, spot.pot * 4 // 5), spot.max_to - spot.big_blind)
+                bet = min(max(spot.big_blind * 3, spot.pot * 4 // 5), spot.big_blind * 25)
+                amount = min(spot.current + bet, spot.max_to - spot.big_blind)
                 return ("cbr", amount) if spot.can_raise and amount >= spot.min_raise_to else ("cc", 0)
             return ("f", 0) if spot.street == 3 or spot.to_call * 2 > spot.max_to else ("cc", 0)
         if spot.to_call > 0 and spot.street == 3:
@@ -118,6 +119,10 @@ def decide(
     planted = _collusive(spot, tactics, rng)
     if planted is not None:
         return planted, True
+    if spot.street == 0 and 0 < spot.to_call * 10 <= spot.max_to and spot.live & _friends_of(spot.index, tactics) \
+            and rng.random() < 0.5:
+        # Colluders call along when a partner is in the pot: more hands played together.
+        return ("cc", 0), False
     return _persona(spot, hole=hole, board=board, style=style, all_in_or_fold=all_in_or_fold, rng=rng), False
 
 
