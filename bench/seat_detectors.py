@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -48,7 +49,10 @@ def throughput(events: list[SeatActivity | HandRecord]) -> dict[str, float]:
     pipe = Pipeline({d.name: d for d in build_seat_detectors(rules=RulesConfig())}, rules=RulesConfig())
     seat_s = hand_s = 0.0
     n_seat = n_hand = findings = 0
-    clock = time.perf_counter
+    # CPU time of this process: "per core" is what the target means, and other processes sharing
+    # the machine do not inflate it the way they inflate wall time (reported too).
+    clock = time.process_time
+    wall0 = time.perf_counter()
     for ev in events:
         topic = SEAT if isinstance(ev, SeatActivity) else HAND
         t0 = clock()
@@ -61,8 +65,15 @@ def throughput(events: list[SeatActivity | HandRecord]) -> dict[str, float]:
         else:
             hand_s += dt
             n_hand += 1
-    return {"seat_per_s": n_seat / seat_s, "hand_per_s": n_hand / hand_s, "seat_events": n_seat,
-            "hand_records": n_hand, "findings": findings}
+    wall = time.perf_counter() - wall0
+    return {
+        "seat_per_s": n_seat / seat_s,
+        "hand_per_s": n_hand / hand_s,
+        "seat_events": n_seat,
+        "all_events_per_wall_s": len(events) / wall,
+        "hand_records": n_hand,
+        "findings": findings,
+    }
 
 
 def churn(active: int, hours: float, seed: int) -> list[SeatActivity]:
@@ -82,8 +93,9 @@ def churn(active: int, hours: float, seed: int) -> list[SeatActivity]:
                 level = rng.choice(["nl50", "nl100", "nl200"])
                 for action, at, h in (("join", t, 0), ("leave", t + length, hands)):
                     n += 1
-                    events.append(seat(action, at, player=pid, table=table, hands=h, level=level,
-                                       event_id=f"c{n}"))
+                    events.append(
+                        seat(action, at, player=pid, table=table, hands=h, level=level, event_id=f"c{n}")
+                    )
                 t += length + rng.uniform(60, 1800)
             gen += 1
     return sorted(events, key=lambda e: e.ts)
@@ -107,8 +119,13 @@ def memory(active: int, seed: int) -> dict[str, Any]:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     ids = len({e.player_id for e in events})
-    return {"active_players": active, "distinct_player_ids": ids, "events": len(events),
-            "tracemalloc_peak_mib": round(peak / 2**20, 2), "state_size": sizes}
+    return {
+        "active_players": active,
+        "distinct_player_ids": ids,
+        "events": len(events),
+        "tracemalloc_peak_mib": round(peak / 2**20, 2),
+        "state_size": sizes,
+    }
 
 
 def _sizes(detectors: list[Any]) -> dict[str, int]:
@@ -126,11 +143,15 @@ def main(argv: list[str] | None = None) -> int:
     runs = [throughput(events) for _ in range(args.runs)]
     seat_rate = statistics.median(r["seat_per_s"] for r in runs)
     hand_rate = statistics.median(r["hand_per_s"] for r in runs)
-    print(f"seat events/s (median of {args.runs}): {seat_rate:,.0f}  target {TARGET:,.0f}  ratio {seat_rate / TARGET:.2f}")
+    print(
+        f"seat events per CPU-second (median of {args.runs}): {seat_rate:,.0f}  target {TARGET:,.0f}  ratio {seat_rate / TARGET:.2f}"
+    )
     print(f"hand records/s into bumhunting (median): {hand_rate:,.0f}")
     mem = [memory(int(n), args.seed) for n in args.players.split(",")]
     for m in mem:
-        print(f"active {m['active_players']:>6}  ids {m['distinct_player_ids']:>6}  peak {m['tracemalloc_peak_mib']:>8} MiB  state {m['state_size']}")
+        print(
+            f"active {m['active_players']:>6}  ids {m['distinct_player_ids']:>6}  peak {m['tracemalloc_peak_mib']:>8} MiB  state {m['state_size']}"
+        )
     result = {
         "python": platform.python_version(),
         "machine": platform.machine(),
@@ -143,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         "target_seat_events_per_s": TARGET,
         "ratio_to_target": round(seat_rate / TARGET, 3),
         "hand_records_per_s_median": round(hand_rate),
+        "all_events_per_wall_s_median": round(statistics.median(r["all_events_per_wall_s"] for r in runs)),
+        "load_average_at_end": list(os.getloadavg()),
+        "cpu_count": os.cpu_count(),
         "memory": mem,
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,8 @@ Consumes `hand.records` (to keep the shared skill table, `skill.SkillTable`) and
   strong arrivals is tested against a binomial with the player's own rate after other arrivals,
   shrunk towards the population rate (empirical Bayes), Bonferroni over tested players;
 - selection: the mean skill of the opponents already seated when the player joins, against the mean
-  over all joins (one-sided z-test, Bonferroni);
+  over all joins (one-sided z-test, Bonferroni), and how few of the player's joins had a strong
+  opponent seated, against the share over all joins (binomial lower tail, Bonferroni);
 - reported alongside: heads-up refusals against strong players, joins without a hand, time seated
   but sitting out, and victims (weak players present at the player's joins again and again).
 State: table rosters, per-player counts (bounded by active players; idle ones expire) and the
@@ -53,7 +54,7 @@ class BumhuntConfig:
     min_flights: int = 5
     min_flight_rate: float = 0.5
     prior_strength: float = 20.0
-    min_joins: int = 15
+    min_joins: int = 10
     alpha: float = 0.01
     victim_min: int = 2
     player_ttl: float = 30 * 86_400.0
@@ -76,6 +77,7 @@ class _Behaviour:
     flights_other: int = 0
     joins: int = 0
     join_skill: float = 0.0
+    joins_with_strong: int = 0
     stints: int = 0
     zero_hand_stints: int = 0
     seated_s: float = 0.0
@@ -104,6 +106,7 @@ class BumhuntingDetector:
     _join_n: int = 0
     _join_mean: float = 0.0
     _join_m2: float = 0.0
+    _join_with_strong: int = 0
     _pop_exp_other: int = 0
     _pop_flights_other: int = 0
     _tested_flight: int = 0
@@ -214,6 +217,9 @@ class BumhuntingDetector:
             b.joins += 1
             self._tested_join += b.joins == cfg.min_joins
             b.join_skill += mean
+            if max(known) >= cfg.strong_z:
+                b.joins_with_strong += 1
+                self._join_with_strong += 1
             self._join_n += 1
             delta = mean - self._join_mean
             self._join_mean += delta / self._join_n
@@ -261,10 +267,12 @@ class BumhuntingDetector:
         cfg = self.config
         flight = self._flight_test(b)
         join = self._join_test(b)
-        if min(flight["p_adjusted"], join["p_adjusted"]) > cfg.alpha:
+        avoid = self._avoid_test(b)
+        # Three statistics per player: Bonferroni over them as well.
+        if min(flight["p_adjusted"], join["p_adjusted"], avoid["p_adjusted"]) > cfg.alpha / 3:
             return []
         b.flagged = True
-        return [self._finding(ts, ev, b, flight, join)]
+        return [self._finding(ts, ev, b, flight, join, avoid)]
 
     def _flight_test(self, b: _Behaviour) -> dict[str, Any]:
         cfg = self.config
@@ -297,6 +305,8 @@ class BumhuntingDetector:
         sd = math.sqrt(self._join_m2 / (self._join_n - 1)) or 1e-6
         mean = b.join_skill / b.joins
         z = (mean - self._join_mean) / (sd / math.sqrt(b.joins))
+        if z > -3.0:
+            return {"p_adjusted": 1.0}  # cannot pass any Bonferroni threshold; skip the tail computation
         tested = self._tested_join
         p_value = float(norm.cdf(z))
         return {
@@ -311,13 +321,39 @@ class BumhuntingDetector:
             "null_model": "opponents' mean skill at join ~ Normal(mean over all joins, sd/sqrt(joins))",
         }
 
+    def _avoid_test(self, b: _Behaviour) -> dict[str, Any]:
+        cfg = self.config
+        if b.joins < cfg.min_joins or self._join_n < 2 * cfg.min_joins:
+            return {"p_adjusted": 1.0}
+        base = min(max(self._join_with_strong / self._join_n, 1e-3), 0.999)
+        spread = math.sqrt(b.joins * base * (1 - base))
+        if b.joins_with_strong > b.joins * base - 2.0 * spread:
+            return {"p_adjusted": 1.0}  # within two standard deviations: no tail computation needed
+        p_value = float(binom.cdf(b.joins_with_strong, b.joins, base))
+        return {
+            "name": "joins_with_a_strong_opponent",
+            "value": round(b.joins_with_strong / b.joins, 4),
+            "expected": round(base, 4),
+            "joins": b.joins,
+            "p_value": p_value,
+            "p_adjusted": min(1.0, p_value * max(self._tested_join, 1)),
+            "n_tests": self._tested_join,
+            "null_model": "joins with a strong opponent seated ~ Binomial(joins, share over all joins)",
+        }
+
     def _finding(
-        self, ts: float, ev: SeatActivity, b: _Behaviour, flight: dict[str, Any], join: dict[str, Any]
+        self,
+        ts: float,
+        ev: SeatActivity,
+        b: _Behaviour,
+        flight: dict[str, Any],
+        join: dict[str, Any],
+        avoid: dict[str, Any],
     ) -> Finding:
         cfg = self.config
         pid = ev.player_id
-        best = min(flight["p_adjusted"], join["p_adjusted"])
-        main = flight if flight["p_adjusted"] <= join["p_adjusted"] else join
+        main = min((flight, join, avoid), key=lambda t: float(t["p_adjusted"]))
+        best = float(main["p_adjusted"])
         victims = [v for v, c in b.victims.most_common(10) if c >= cfg.victim_min]
         sessions = list(b.sessions)
         start = min(s["join"] for s in sessions)
@@ -326,6 +362,7 @@ class BumhuntingDetector:
             **main,
             "flight": flight if flight.get("name") else None,
             "selection": join if join.get("name") else None,
+            "avoidance": avoid if avoid.get("name") else None,
         }
         return Finding(
             finding_id=fid,

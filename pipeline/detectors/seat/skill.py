@@ -4,8 +4,8 @@ Per player: hands, net result in big blinds (win rate, bb/100), VPIP and PFR fro
 actions, and postflop aggression. Small samples are unreliable, so every estimate is shrunk by
 empirical Bayes: proportions with a beta prior of `prior_hands` pseudo-hands at the population rate,
 the win rate with a normal prior whose variance tau^2 is estimated from the spread of player means
-(method of moments). The skill index averages the population z-scores of the shrunk win rate and
-of the shrunk PFR/VPIP ratio (tight-aggressive regulars score high, loose-passive players low); it
+(method of moments). The skill index weighs the population z-score of the shrunk PFR/VPIP ratio (tight-aggressive
+regulars score high, loose-passive players low) 3:1 with the shrunk win rate in prior-SD units; it
 is a ranking aid for avoidance statistics, not a verdict about anybody.
 
 The table is shared state: in a scaled deployment every bumhunting instance consumes all of
@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from pipeline.contracts import HandRecord
 
 RECOMPUTE_EVERY = 512
+STYLE_WEIGHT = 0.75
+"""Share of the style z-score in the skill index: PFR/VPIP converges in a few hundred hands, the
+win rate needs tens of thousands, so style carries most of the weight at realistic volumes."""
 
 
 @dataclass(slots=True)
@@ -126,8 +129,10 @@ class SkillTable:
             return None
         pop = self.population
         z_ratio = (_ratio(st, pop, self.prior_hands) - pop.ratio_mean) / pop.ratio_sd
-        z_rate = (_winrate(st, pop) - pop.wr_mean) / pop.wr_sd
-        return 0.5 * z_ratio + 0.5 * z_rate
+        # The shrunk win rate in units of the prior's spread: near 0 while results are mostly luck
+        # (z-scoring the shrunk values against their own tiny spread would blow the noise back up).
+        z_rate = (_winrate(st, pop) - pop.winrate) / math.sqrt(pop.tau2)
+        return STYLE_WEIGHT * z_ratio + (1 - STYLE_WEIGHT) * z_rate
 
     def profile(self, player_id: str) -> dict[str, float | None]:
         """Shrunk estimates for evidence: hands, bb/100, VPIP, PFR, aggression factor, skill."""
