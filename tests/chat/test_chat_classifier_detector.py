@@ -75,3 +75,19 @@ def test_model_hand_talk_counts_only_while_a_hand_is_running() -> None:
     (after,) = detector.process(msg("he had aces", hand_id=None))
     assert during.category == "hand_in_play"
     assert after.category == "insult"
+
+
+def test_prefetch_classifies_a_poll_batch_in_one_call_then_process_hits_the_cache() -> None:
+    from pipeline.detectors.chat import build_chat_detectors
+    from pipeline.rules import RulesConfig
+
+    model = FakeClassifier()
+    detectors = build_chat_detectors(rules=RulesConfig(), classifier=model)
+    batch = [msg(f"line {i} toxic" if i % 3 == 0 else f"line {i}", at=i, player_id=f"p{i}") for i in range(30)]
+    for detector in detectors:
+        prefetch = getattr(detector, "prefetch", None)
+        if prefetch is not None:
+            prefetch(batch)
+    assert model.calls == 1 and model.texts == 30
+    flagged = [f for e in batch for d in detectors if d.name == "chat.classifier" for f in d.process(e)]
+    assert len(flagged) == 10 and model.calls == 1

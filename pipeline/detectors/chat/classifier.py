@@ -44,6 +44,16 @@ class ClassifierDetector:
             return ()
         return tuple(self.process_batch([event]))
 
+    def prefetch(self, events: Sequence[Event]) -> None:
+        """Classify a whole poll batch in one model call, so per-event `process` finds it cached.
+
+        The streaming runtime handles records one at a time; the model is ~20x faster per text in
+        batches. Only useful when `classifier` caches (the one `build_chat_detectors` passes does).
+        """
+        texts = [e.text for e in events if isinstance(e, ChatMessage)]
+        if texts:
+            self.classifier.classify(texts)
+
     def process_batch(self, messages: Sequence[ChatMessage]) -> list[Finding]:
         """Classify many messages in one model call (the model is much faster per text in batches)."""
         if not messages:

@@ -124,6 +124,12 @@ class LedgerTap:
         """The speaker: the ledger's state key (and the wrapped detector's, or it has none)."""
         return event.player_id if isinstance(event, ChatMessage) else self.inner.key(event)
 
+    def prefetch(self, events: Sequence[Event]) -> None:
+        """Pass a poll batch to the wrapped detector's `prefetch`, if it has one (the classifier)."""
+        prefetch = getattr(self.inner, "prefetch", None)
+        if prefetch is not None:
+            prefetch(events)
+
     def process(self, event: Event) -> Sequence[Finding]:
         """Run the detector; annotate each finding with prior offences, then record it."""
         produced = self.inner.process(event)
