@@ -70,7 +70,8 @@ def lexicon_features(hits: Sequence[LexiconHit], language: str, n_words: int) ->
     """Counts of word-list hits in the message's own language and in the others."""
     bit = LANG_BIT.get(language)
     own = sum(1 for h in hits if bit is None or h.langs & bit)
-    other = len(hits) - own
+    # Short words of another language's list mostly collide with ordinary words ("wah", "con").
+    other = sum(1 for h in hits if bit is not None and not h.langs & bit and h.end - h.start >= 5)
     return (
         float(own > 0),
         math.log1p(own),

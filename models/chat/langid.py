@@ -8,6 +8,7 @@ per-message budget, so the cheap evidence decides most lines.
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -237,6 +238,7 @@ class LanguageGuesser:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, str] = OrderedDict()
         self._detector: Any = None
+        self._lock = threading.Lock()
 
     def guess(self, text: str) -> str:
         """ISO 639-1 code among `LANGUAGES`, or 'und' when the text carries no language."""
@@ -275,17 +277,19 @@ class LanguageGuesser:
     def _lingua(self, text: str, allowed: tuple[str, ...]) -> str:
         if not self.use_lingua:
             return allowed[0]
-        hit = self._cache.get(text)
-        if hit is not None:
-            return hit
-        if self._detector is None:
-            self._detector = _build_detector()
+        with self._lock:  # the classifier is shared by consumer lanes (threads)
+            hit = self._cache.get(text)
+            if hit is not None:
+                return hit
+            if self._detector is None:
+                self._detector = _build_detector()
         lang = self._detector.detect_language_of(text)
         code = lang.iso_code_639_1.name.lower() if lang is not None else "und"
         result = code if code in allowed else allowed[0]
-        self._cache[text] = result
-        if len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        with self._lock:
+            self._cache[text] = result
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
         return result
 
 

@@ -17,11 +17,36 @@ from models.chat.normalize import Normalizer, View
 LANG_BIT = {lang: 1 << i for i, lang in enumerate(LANGUAGES)}
 _WORD = re.compile(r"[^\W_]+")
 _SQUEEZE = re.compile(r"(.)\1+")
+_DOUBLE = re.compile(r"(.)\1")
 MAX_PHRASE = 4
+_SUFFIXES = (
+    "nya",
+    "lah",
+    "kah",
+    "mu",
+    "ku",
+    "in",
+    "an",
+    "ok",
+    "ek",
+    "ak",
+    "ot",
+    "et",
+    "at",
+    "t",
+    "ja",
+    "je",
+    "s",
+)
 
 POKER_SAFE = frozenset(
     # Words the lists hold that are everyday table talk in a poker room (or too mild to count).
     [
+        "tangan",
+        "kartu",
+        "meja",
+        "main",
+        "hand",
         "pot",
         "pots",
         "fish",
@@ -63,8 +88,6 @@ POKER_SAFE = frozenset(
         "rake",
         "cock-up",
         "ass-kicking",
-        "sex",
-        "sexy",
         "kiss",
         "hot",
         "wet",
@@ -89,6 +112,121 @@ POKER_SAFE = frozenset(
 )
 """Authored exclusion list: keeps the word-list features from firing on everyday table talk."""
 
+EVERYDAY = frozenset(
+    # Everyday words the lists hold (their authors ask for native review). id: "like", "make",
+    # "dead", "blind", "foreign", "ball", "button", "room", "milk", "gambling", "thank you" ...;
+    # vi syllables that are common once accents are dropped; a few hu/ru ordinary words.
+    [
+        "suka",
+        "bikin",
+        "mati",
+        "buta",
+        "asing",
+        "ingin",
+        "dah",
+        "pas",
+        "dong",
+        "bang",
+        "aja",
+        "kok",
+        "sih",
+        "nih",
+        "gila",
+        "sial",
+        "alkohol",
+        "beer",
+        "betting",
+        "bot",
+        "bola",
+        "burung",
+        "cabut",
+        "celah",
+        "detik",
+        "dikirim",
+        "gagah",
+        "goyang",
+        "judi",
+        "kacau",
+        "kasian",
+        "kasiann",
+        "kasihan",
+        "keberanian",
+        "kejam",
+        "kesal",
+        "klik",
+        "kokang",
+        "kolor",
+        "lengser",
+        "leak",
+        "madura",
+        "memperlambat",
+        "mendirikan",
+        "menelan",
+        "menembus",
+        "mengamuk",
+        "menggerutu",
+        "merebut",
+        "nono",
+        "pulsa",
+        "robot",
+        "ruang",
+        "sendal",
+        "serbet",
+        "sunda",
+        "susu",
+        "tanggul",
+        "taplak",
+        "tol",
+        "tombol",
+        "united",
+        "pelek",
+        "cumi",
+        "kambing",
+        "kadal",
+        "jaran",
+        "onta",
+        "penggemar",
+        "egoisme",
+        "kengerian",
+        "tusukan",
+        "con",
+        "lam",
+        "dung",
+        "dang",
+        "len",
+        "hon",
+        "dai",
+        "tinh",
+        "tam",
+        "bat",
+        "long",
+        "kia",
+        "mai",
+        "mong",
+        "phuc",
+        "tom",
+        "cham",
+        "sang",
+        "hom",
+        "doc",
+        "giai",
+        "que",
+        "bot",
+        "vai",
+        "boi",
+        "bong",
+        "phan",
+        "tao",
+        "wah",
+        "fing",
+        "franc",
+        "buksza",
+        "кал",
+        "сила",
+        "диплом",
+    ]
+) | {"terima kasih"}
+
 
 @dataclass(frozen=True, slots=True)
 class LexiconHit:
@@ -107,11 +245,15 @@ class Lexicon:
         self.terms = terms
         self.bare: dict[str, int] = {}
         self.squeezed: dict[str, int] = {}
+        # One translate table for every character the terms use: fast enough to build at load.
+        chars = {c for term in terms for c in term if not c.isascii()}
+        table = str.maketrans({c: _strip(c) for c in chars})
         for term, mask in terms.items():
-            b = _strip(term)
-            if b != term:
+            b = term if term.isascii() else term.translate(table)
+            # Accent-free single short syllables are too ambiguous (Vietnamese 'lon' vs 'lớn').
+            if b != term and (" " in b or len(b) >= 5):
                 self.bare[b] = self.bare.get(b, 0) | mask
-            s = _SQUEEZE.sub(r"\1", b)
+            s = _SQUEEZE.sub(r"\1", b) if _DOUBLE.search(b) else b
             if len(s) >= 4:
                 self.squeezed[s] = self.squeezed.get(s, 0) | mask
 
@@ -133,14 +275,27 @@ class Lexicon:
         return hits
 
     def _lookup(self, phrase: str) -> int:
+        if phrase in POKER_SAFE or phrase in EVERYDAY:
+            return 0
         mask = self.terms.get(phrase, 0)
-        if mask or phrase in POKER_SAFE:
+        if mask:
             return mask
         if phrase.isascii():
             mask = self.bare.get(phrase, 0)
             if not mask and _SQUEEZE.search(phrase):
                 mask = self.squeezed.get(_SQUEEZE.sub(r"\1", phrase), 0)
+        if not mask and " " not in phrase:
+            mask = self._suffixed(phrase)
         return mask
+
+    def _suffixed(self, word: str) -> int:
+        """A listed word with an inflection the lists lack (id -nya/-lah/-mu, hu -ok/-ot/-t ...)."""
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+                mask = self.terms.get(word[: -len(suffix)], 0)
+                if mask:
+                    return mask
+        return 0
 
 
 def _strip(text: str) -> str:
@@ -154,11 +309,11 @@ def build_terms(wordlists_dir: Path, *, normalizer: Normalizer) -> dict[str, int
     """Read every licensed word list (training time) into folded term -> language bitmask."""
     sources: list[tuple[str, Iterable[str]]] = []
     v2 = wordlists_dir / "ldnoobw_v2"
+    # The Malay list is left out: its slang collides with everyday Indonesian ("butuh" = "need").
     for lang, name in [
         ("en", "en"),
         ("hu", "hu"),
         ("id", "id"),
-        ("id", "ms"),
         ("ru", "ru"),
         ("uk", "uk"),
         ("vi", "vi"),
@@ -175,7 +330,12 @@ def build_terms(wordlists_dir: Path, *, normalizer: Normalizer) -> dict[str, int
     for lang, words in sources:
         for word in words:
             folded = " ".join(_WORD.findall(normalizer.views(word).folded.text))
-            if len(folded) < 3 or folded in POKER_SAFE or folded.count(" ") >= MAX_PHRASE:
+            if (
+                len(folded) < 3
+                or folded in POKER_SAFE
+                or folded in EVERYDAY
+                or folded.count(" ") >= MAX_PHRASE
+            ):
                 continue
             terms[folded] = terms.get(folded, 0) | LANG_BIT[lang]
     return terms

@@ -110,7 +110,7 @@ class Normalizer:
             bare = plain
         else:
             plain, bare = self._fold_unicode(text)
-        return Views(plain=plain, bare=bare, folded=_fold_tricks(bare))
+        return Views(plain=plain, bare=bare, folded=_fold_tricks(plain))
 
     def _fold_unicode(self, text: str) -> tuple[View, View]:
         base_offsets: list[int] | None = None

@@ -25,6 +25,8 @@ from models.chat.normalize import Normalizer
 
 log = logging.getLogger(__name__)
 
+AUTHORED_WEIGHT = 5.0
+LEX_ONLY_WEIGHT = 0.5
 LEX_SCALE = 1.0
 """Lexicon features sit beside L2-scaled n-gram rows; 1.0 keeps them on the same footing."""
 
@@ -69,12 +71,22 @@ def design_matrix(hasher: NgramHasher, analyses: Sequence[Analysis]) -> sp.csr_m
     return sp.hstack([grams, lex], format="csr")
 
 
-def fit_head(x: sp.csr_matrix, y: NDArray[np.int64], *, c: float, seed: int) -> LogisticRegression:
+def lexicon_only(x: sp.csr_matrix, n_features: int) -> sp.csr_matrix:
+    """Copies of the rows with every n-gram dropped: the model must also score from the word
+    lists alone, which is all it has for languages without labelled data (id, hu, uk)."""
+    mask = np.zeros(x.shape[1], dtype=np.float32)
+    mask[n_features:] = 1.0
+    return sp.csr_matrix(x @ sp.diags(mask))
+
+
+def fit_head(
+    x: sp.csr_matrix, y: NDArray[np.int64], *, weights: NDArray[np.float64], c: float, seed: int
+) -> LogisticRegression:
     """One binary logistic regression, classes balanced (hate and spam are rare)."""
     model = LogisticRegression(
         C=c, class_weight="balanced", solver="liblinear", random_state=seed, max_iter=200
     )
-    return model.fit(x, y)
+    return model.fit(x, y, sample_weight=weights)
 
 
 def platt(margins: NDArray[np.float64], y: NDArray[np.int64]) -> tuple[float, float]:
@@ -108,6 +120,10 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     fit_idx, cal_idx = train_test_split(
         idx, test_size=cfg.calibration_share, random_state=cfg.seed, stratify=[s.source for s in pool]
     )
+    # The authored lines are few but are the only chat-like text in several languages.
+    sample_weights = np.array([AUTHORED_WEIGHT if s.source == "authored" else 1.0 for s in pool])
+    x_fit = sp.vstack([x[fit_idx], lexicon_only(x[fit_idx], cfg.n_features)], format="csr")
+    w_fit = np.concatenate([sample_weights[fit_idx], sample_weights[fit_idx] * LEX_ONLY_WEIGHT])
     weights = np.zeros((cfg.n_features, len(HEADS)), dtype=np.float32)
     lex_w = np.zeros((N_LEX_FEATURES, len(HEADS)), dtype=np.float32)
     intercepts = np.zeros(len(HEADS), dtype=np.float32)
@@ -115,7 +131,7 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     thresholds: dict[str, float] = {}
     for h, head in enumerate(HEADS):
         y = np.array([getattr(s, head) for s in pool], dtype=np.int64)
-        lr = fit_head(x[fit_idx], y[fit_idx], c=cfg.c, seed=cfg.seed)
+        lr = fit_head(x_fit, np.concatenate([y[fit_idx], y[fit_idx]]), weights=w_fit, c=cfg.c, seed=cfg.seed)
         coef = lr.coef_[0]
         weights[:, h] = coef[: cfg.n_features]
         lex_w[:, h] = coef[cfg.n_features :] * LEX_SCALE

@@ -1,0 +1,97 @@
+"""Chat classifier speed beside alt-profanity-check on the same messages, same run, one core.
+
+Messages: the test parts of the public sets (read from settings.datasets_dir) and the authored
+table-talk lines, de-duplicated and shuffled. Batch throughput (messages/s, median of 5 runs over
+all messages) and single-message latency (p50/p99 over 2,000 calls, after warm-up).
+Writes bench/results/chat_classifier.json.
+Run: OMP_NUM_THREADS=1 taskset -c 0 .venv/bin/python bench/chat_classifier.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+from models.chat import load_classifier
+from models.chat.corpus.table_talk import BASE, table_talk
+from models.chat.data import LOADERS
+from railbird.settings import load_settings
+
+RESULTS = Path(__file__).resolve().parent / "results" / "chat_classifier.json"
+N_MESSAGES = 20_000
+BATCH = 5_000
+
+
+def messages(datasets_dir: Path) -> list[str]:
+    """De-duplicated, shuffled chat-like messages in every room language."""
+    texts: list[str] = []
+    for lang in BASE:
+        texts += table_talk(lang)
+    for name in ("davidson", "sms_spam", "vihos", "ru_distorted", "id_ibrohim", "vihsd"):
+        texts += [s.text for s in LOADERS[name](datasets_dir) if s.split == "test"]
+    unique = list(dict.fromkeys(t for t in texts if t.strip()))
+    random.Random(7).shuffle(unique)
+    return unique[:N_MESSAGES]
+
+
+def throughput(fn: object, texts: list[str], runs: int = 5) -> float:
+    """Median messages per second of `fn(batch)` over all texts in batches."""
+    rates = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for i in range(0, len(texts), BATCH):
+            fn(texts[i : i + BATCH])  # type: ignore[operator]
+        rates.append(len(texts) / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def latency(fn: object, texts: list[str], n: int = 2000) -> dict[str, float]:
+    """p50/p99 milliseconds of one-message calls."""
+    for t in texts[:200]:
+        fn([t])  # type: ignore[operator]
+    times = []
+    for t in texts[:n]:
+        start = time.perf_counter()
+        fn([t])  # type: ignore[operator]
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return {"p50_ms": round(times[len(times) // 2], 4), "p99_ms": round(times[int(len(times) * 0.99)], 4)}
+
+
+def main() -> None:
+    """Run both, print the medians and the ratio, write the JSON."""
+    from profanity_check import predict_prob
+
+    settings = load_settings()
+    texts = messages(settings.datasets_dir)
+    started = time.perf_counter()
+    classifier = load_classifier(settings.chat_model_path)
+    load_s = time.perf_counter() - started
+    classifier.classify(texts[:500])
+    ours = throughput(classifier.classify, texts)
+    peer = throughput(predict_prob, texts)
+    ours_lat = latency(classifier.classify, texts)
+    peer_lat = latency(predict_prob, texts)
+    result = {
+        "messages": len(texts),
+        "batch": BATCH,
+        "cpu_affinity": sorted(os.sched_getaffinity(0)),
+        "load_seconds": round(load_s, 3),
+        "railbird_msgs_per_s": round(ours),
+        "profanity_check_msgs_per_s": round(peer),
+        "throughput_ratio": round(ours / peer, 3),
+        "railbird_single": ours_lat,
+        "profanity_check_single": peer_lat,
+        "lingua_cache_entries": len(classifier.analyzer.languages._cache),
+    }
+    print(json.dumps(result, indent=2))
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

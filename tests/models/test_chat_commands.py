@@ -1,0 +1,82 @@
+"""`railbird classify` and `railbird eval chat` end to end through the CLI entry point."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from railbird.cli import main
+
+
+def _run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], stdin: str = ""
+) -> tuple[int, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(argv)
+    return code, capsys.readouterr().out
+
+
+def test_classify_reads_text_and_json_lines(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stdin = 'nice hand\n{"text": "he has aces, fold"}\n{"nope": 1}\n\n'
+    code, out = _run(monkeypatch, capsys, ["classify"], stdin)
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(lines) == 4
+    assert lines[0]["flagged"] == []
+    assert lines[1]["flagged"][0] == "hand_in_play"
+    assert "error" in lines[2]
+    assert lines[3]["note"] == "empty message"
+
+
+def test_classify_json_mode_rejects_plain_text(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _run(monkeypatch, capsys, ["classify", "--json"], "not json\n")
+    assert code == 0 and json.loads(out)["error"].startswith("invalid JSON")
+
+
+def test_eval_chat_on_a_csv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "labels.tsv"
+    rows = [
+        ("you are a fucking idiot", "bad"),
+        ("nice hand", "ok"),
+        ("fuck off loser", "worse"),
+        ("gg wp", "ok"),
+        ("kurva anyád", "bad"),
+        ("köszi, szép volt", "ok"),
+    ]
+    path.write_text("msg\tlab\n" + "".join(f"{t}\t{lab}\n" for t, lab in rows), encoding="utf-8")
+    argv = [
+        "eval",
+        "chat",
+        "--csv",
+        str(path),
+        "--text-col",
+        "msg",
+        "--label-col",
+        "lab",
+        "--positive",
+        "bad,worse",
+        "--sep",
+        "\\t",
+    ]
+    code, out = _run(monkeypatch, capsys, argv)
+    result = json.loads(out)
+    assert code == 0
+    assert result["n"] == 6 and result["positives"] == 3
+    assert result["roc_auc"] == 1.0
+    assert set(result["per_language"]) >= {"en", "hu"}
+
+
+def test_eval_chat_missing_file_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["eval", "chat", "--csv", str(tmp_path / "missing.csv")])
+    assert code == 2
+    assert "cannot read" in capsys.readouterr().err
