@@ -23,7 +23,7 @@ from kafka.errors import CommitFailedError, KafkaError
 
 from consumers.api_client import ChunkResult, ReviewApiClient
 from consumers.metrics import ConsumerMetrics
-from consumers.ports import ConsumerPort, ProducerPort, RecordLike, commit_offsets
+from consumers.ports import ConsumerPort, ProducerPort, RecordLike, SendFuture, commit_offsets
 from consumers.processing import Handled, Processor, Route
 from consumers.retry import Backoff, StopRequestedError, TransientError, retry_forever
 from pipeline.contracts import DeadLetter, dlq_topic
@@ -32,6 +32,12 @@ from pipeline.findings import Finding
 
 log = logging.getLogger("railbird.consumer")
 T = TypeVar("T")
+Message = tuple[str, bytes | None, bytes, list[tuple[str, bytes]]]
+"""A record to produce: topic, key, value, headers."""
+
+
+def _messages(routes: list[Route]) -> list[Message]:
+    return [(r.topic, r.key, r.value, list(r.headers)) for r in routes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +107,12 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         for topic, n in Counter(r.topic for r in records).items():
             self.metrics.events_in.labels(topic).inc(n)
         handled = [self.processor.handle(r) for r in records]
-        self._produce_routes([route for h in handled for route in h.routes])
+        routes = [route for h in handled for route in h.routes]
+        # Routed records go out first and are awaited after the API write: both waits overlap.
+        in_flight = self._start_sends(_messages(routes))
         dead = [(h.record, *h.dead) for h in handled if h.dead is not None]
         dead.extend(self._write_findings(handled))
+        self._finish_routes(routes, in_flight)
         self._produce_dead_letters(dead)
         self._count(handled)
         self._commit(records)
@@ -149,22 +158,35 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         if paused:
             self.consumer.resume(*paused)
 
-    def _produce_routes(self, routes: list[Route]) -> None:
+    def _start_sends(self, messages: list[Message]) -> list[SendFuture] | KafkaError:
+        """Hand the messages to the producer without waiting; the error if one send already failed."""
+        try:
+            return [self.producer.send(t, value=v, key=k, headers=h or None) for t, k, v, h in messages]
+        except KafkaError as exc:
+            return exc
+
+    def _finish_routes(self, routes: list[Route], in_flight: list[SendFuture] | KafkaError) -> None:
         if not routes:
             return
-        self._retry(
-            "rekey", lambda: self._send_all([(r.topic, r.key, r.value, list(r.headers)) for r in routes])
-        )
+        try:
+            if isinstance(in_flight, KafkaError):
+                raise in_flight
+            self._await(in_flight)
+        except KafkaError as exc:
+            log.warning("re-keying failed, re-sending the batch's routes: %s", exc, extra={"kind": "produce"})
+            self._retry("rekey", lambda: self._send_all(_messages(routes)))
         for topic, n in Counter(r.topic for r in routes).items():
             self.metrics.events_out.labels(topic, "rekey").inc(n)
 
-    def _send_all(self, messages: list[tuple[str, bytes | None, bytes, list[tuple[str, bytes]]]]) -> None:
+    def _await(self, futures: list[SendFuture]) -> None:
+        self.producer.flush(timeout=self.config.produce_timeout_s)
+        for f in futures:
+            f.get(timeout=self.config.produce_timeout_s)
+
+    def _send_all(self, messages: list[Message]) -> None:
         """Send and wait for every ack; any failure re-sends all (stage 2 drops the duplicates)."""
         try:
-            futures = [self.producer.send(t, value=v, key=k, headers=h or None) for t, k, v, h in messages]
-            self.producer.flush(timeout=self.config.produce_timeout_s)
-            for f in futures:
-                f.get(timeout=self.config.produce_timeout_s)
+            self._await([self.producer.send(t, value=v, key=k, headers=h or None) for t, k, v, h in messages])
         except KafkaError as exc:
             raise TransientError(f"produce failed: {type(exc).__name__}: {exc}", kind="produce") from exc
 
@@ -197,7 +219,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         if not dead:
             return
         now = datetime.fromtimestamp(self.clock(), UTC)
-        messages: list[tuple[str, bytes | None, bytes, list[tuple[str, bytes]]]] = []
+        messages: list[Message] = []
         seen: set[tuple[str, int, int]] = set()
         for record, kind, reason in dead:
             if (record.topic, record.partition, record.offset) in seen:

@@ -195,3 +195,20 @@ def test_a_partition_that_comes_back_untouched_keeps_its_state_a_moved_one_is_re
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
     lane.step()
     assert processor.replayed == expected, "that partition is rebuilt from its history"
+
+
+def test_a_routed_record_the_broker_does_not_ack_is_resent_before_the_commit() -> None:
+    consumer, producer = FakeConsumer(), FakeProducer(fail_next=1)
+    for i in range(3):
+        consumer.append(CHAT, 0, chat_bytes(f"e{i}", f"p{i}", "t1"), key=f"p{i}".encode())
+    lane = lane_for(
+        consumer,
+        InputProcessor(detectors={"test.burst": BurstDetector()}, rules=RULES),
+        IngestStore(),
+        producer,
+    )
+    consumer.rebalance([TopicPartition(CHAT, 0)])
+    lane.step()
+    routed = [v for _, v, _ in producer.on(REKEY)]
+    assert {json.loads(v or b"")["event_id"] for v in routed} == {"e0", "e1", "e2"}
+    assert consumer.commits == [{TopicPartition(CHAT, 0): 3}]

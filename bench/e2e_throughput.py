@@ -1,0 +1,336 @@
+"""End to end through the embedded broker: sustained chat msgs/s and produce-to-finding latency.
+
+Phases, each repeated `--runs` times (medians reported):
+1. ceiling: a bare kafka-python consume loop (poll, count, nothing else) over the same N records;
+2. runtime: `railbird consume --topic chat.messages` processes (the real runtime, every registered
+   detector, re-keying, DLQ, commits) writing findings over HTTP, from the same backlog; the rate
+   counts until every lane (input and re-key) has consumed everything;
+3. latency: with the runtime caught up, chat at a paced 1,000 msg/s (10% abusive, each from a fresh
+   player); p99 from produce to the finding acknowledged by the ingestion server.
+
+The ingestion server is the contract's in-memory double (tests/consumers/review_api_double.py), so
+phase 3 measures produce -> finding written, not produce -> enforcement event (which adds the
+review API's database transaction and the outbox relay's poll interval). Writes
+bench/results/e2e.json.
+
+    .venv/bin/python -m bench.e2e_throughput [--messages 30000] [--runs 3] [--processes 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from kafka import KafkaConsumer, KafkaProducer
+
+from consumers.broker import EmbeddedBroker, free_port
+from consumers.runtime import internal_topics, lane_topics
+from consumers.topics import ensure_topics
+from pipeline.contracts import CHAT
+from railbird.settings import Settings
+from railbird.wiring import make_detector_factory
+from tests.consumers.review_api_double import TOKEN, IngestStore, serve_review_api
+
+RESULTS = Path(__file__).resolve().parent / "results" / "e2e.json"
+ROOT = Path(__file__).resolve().parent.parent
+T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+BENIGN = ["nice hand", "gl all", "ty", "wow what a river", "who deals this", "gg wp", "lol", "brb coffee"]
+ABUSIVE = ["kys", "fuck you donkey", "you are a retard"]
+SAMPLE = re.compile(r'^railbird_events_(in|out)_total\{(?:kind="(\w+)",)?topic="([^"]+)"(?:,kind="(\w+)")?\} (\S+)$')
+
+
+def chat_value(i: int, *, player: str | None = None, abusive: bool = False, ts: datetime | None = None,
+               text: str | None = None) -> bytes:
+    """One chat message as JSON bytes; 3,000 players at 300 tables."""
+    text = text or (ABUSIVE[i % len(ABUSIVE)] if abusive else BENIGN[i % len(BENIGN)])
+    value = {
+        "event_id": f"b{i}",
+        "ts": (ts or T0 + timedelta(milliseconds=i)).isoformat(),
+        "channel": "table",
+        "player_id": player or f"p{i % 3000}",
+        "nickname": f"nick{i % 3000}",
+        "text": text,
+        "client": "desktop",
+        "table_id": f"t{i % 300}",
+    }
+    return json.dumps(value).encode()
+
+
+def produce_backlog(bootstrap: str, n: int) -> None:
+    """N chat messages keyed by player (the game servers' key); 5% abusive."""
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=20, batch_size=256 * 1024)
+    for i in range(n):
+        producer.send(CHAT, key=f"p{i % 3000}".encode(), value=chat_value(i, abusive=i % 20 == 0))
+    producer.flush(60)
+    producer.close()
+
+
+def bare_consume(bootstrap: str, n: int, group: str) -> float:
+    """The ceiling: msgs/s of a poll-and-count loop over the backlog (from its first record)."""
+    consumer = KafkaConsumer(
+        CHAT,
+        bootstrap_servers=bootstrap,
+        group_id=group,
+        auto_offset_reset="earliest",
+        enable_auto_commit=False,
+        max_poll_records=500,
+        session_timeout_ms=6000,
+        heartbeat_interval_ms=1000,
+    )
+    seen, started = 0, 0.0
+    while seen < n:
+        for batch in consumer.poll(200).values():
+            if not started:
+                started = time.perf_counter()
+            seen += len(batch)
+    elapsed = time.perf_counter() - started
+    consumer.close()
+    return n / elapsed
+
+
+MODES = {
+    "registry": ["railbird.cli", "consume", "--topic", CHAT],
+    "doubles": ["tests.consumers.consume_proc", CHAT],
+}
+"""`registry`: the real command with every registered detector. `doubles`: the same runtime (`serve`)
+with three cheap test detectors (one stateless, two keyed), i.e. the runtime's own overhead."""
+
+
+def start_runtime(bootstrap: str, api_url: str, prefix: str, port: int, log: Path, *, mode: str,
+                  detectors: str = "", max_poll: int = 1000) -> subprocess.Popen[bytes]:
+    """A consumer process for chat.messages in the given mode."""
+    env = {
+        **os.environ,
+        "RAILBIRD_KAFKA_BOOTSTRAP": bootstrap,
+        "RAILBIRD_API_URL": api_url,
+        "RAILBIRD_SERVICE_TOKEN": TOKEN,
+        "RAILBIRD_CONSUMER_GROUP_PREFIX": prefix,
+        "RAILBIRD_CONSUMER_SESSION_TIMEOUT_MS": "6000",
+        "RAILBIRD_CONSUMER_HEARTBEAT_MS": "1000",
+        "RAILBIRD_METRICS_PORT": str(port),
+        "RAILBIRD_LOG_LEVEL": "WARNING",
+        "RAILBIRD_CONSUMER_DETECTORS": detectors,
+        "RAILBIRD_CONSUMER_MAX_POLL_RECORDS": str(max_poll),
+    }
+    with open(log, "ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", *MODES[mode]],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+
+
+def scrape(ports: list[int]) -> tuple[float, dict[str, float]]:
+    """Chat records consumed, and per re-key topic records routed minus records consumed."""
+    chat_in = 0.0
+    pending: dict[str, float] = {}
+    for port in ports:
+        try:
+            text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2).read().decode()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            m = SAMPLE.match(line)
+            if not m:
+                continue
+            direction, kind, topic, value = m.group(1), m.group(2) or m.group(4), m.group(3), float(m.group(5))
+            if direction == "in" and topic == CHAT:
+                chat_in += value
+            elif direction == "in":
+                pending[topic] = pending.get(topic, 0.0) - value
+            elif kind == "rekey":
+                pending[topic] = pending.get(topic, 0.0) + value
+    return chat_in, pending
+
+
+def runtime_rate(bootstrap: str, api_url: str, n: int, prefix: str, processes: int, logdir: Path,
+                 detectors: str, mode: str) -> dict[str, float]:
+    """Msgs/s of the runtime over the backlog, from its first record until every lane is drained."""
+    ports = [free_port() for _ in range(processes)]
+    procs = [
+        start_runtime(bootstrap, api_url, prefix, p, logdir / f"{prefix}-{i}.log", mode=mode, detectors=detectors)
+        for i, p in enumerate(ports)
+    ]
+    try:
+        t0 = c0 = None
+        input_done = None
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            chat_in, pending = scrape(ports)
+            now = time.perf_counter()
+            if t0 is None and chat_in > 0:
+                t0, c0 = now, chat_in
+            if input_done is None and chat_in >= n:
+                input_done = now
+            if chat_in >= n and all(v <= 0 for v in pending.values()):
+                assert t0 is not None and c0 is not None and input_done is not None
+                return {"e2e_msgs_per_s": (n - c0) / (now - t0), "input_stage_msgs_per_s": (n - c0) / (input_done - t0)}
+            time.sleep(0.1)
+        raise RuntimeError("runtime did not drain the backlog in 600 s")
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            proc.wait(30)
+
+
+def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, rate: int, seconds: float,
+                logdir: Path, detectors: str, backlog: int, mode: str) -> dict[str, float]:
+    """p50/p99 produce -> finding written at a paced `rate`, with a caught-up runtime."""
+    port = free_port()
+    # Small polls: at 1,000 msg/s a batch should be what arrived since the last one.
+    proc = start_runtime(bootstrap, api_url, prefix, port, logdir / f"{prefix}.log", mode=mode, detectors=detectors,
+                         max_poll=200)
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
+    try:
+        _wait_ready(port)
+        deadline = time.monotonic() + 600
+        while scrape([port])[0] < backlog or any(v > 0 for v in scrape([port])[1].values()):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the latency runtime never caught up with the backlog")
+            time.sleep(0.2)  # a new group starts at the beginning: measure only once caught up
+        sent: dict[str, float] = {}
+        total = int(rate * seconds)
+        start = time.perf_counter()
+        base = 10_000_000 + backlog
+        for k in range(total):
+            target = start + k / rate
+            delay = target - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            i = base + k
+            abusive = k % 10 == 0
+            player = f"lat{k}" if abusive else None
+            value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
+            if abusive:
+                sent[f"b{i}"] = time.time()
+            producer.send(CHAT, key=(player or f"p{i % 3000}").encode(), value=value)
+        producer.flush(30)
+        achieved = total / (time.perf_counter() - start)
+        deadline = time.monotonic() + 30
+        latencies: dict[str, float] = {}
+        while time.monotonic() < deadline and len(latencies) < len(sent):
+            for fid, at in list(store.latencies):
+                for source in store.findings[fid]["source_event_ids"]:
+                    if source in sent:
+                        lat = at - sent[source]
+                        latencies[source] = min(latencies.get(source, lat), lat)
+            time.sleep(0.2)
+        values = sorted(latencies.values()) or [float("nan")]
+        return {
+            "achieved_rate_msgs_per_s": achieved,
+            "flagged_sent": len(sent),
+            "flagged_written": len(values),
+            "p50_ms": 1000 * statistics.median(values),
+            "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
+        }
+    finally:
+        producer.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+
+
+def _wait_ready(port: int, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2).status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("runtime never became ready")
+
+
+def measure_mode(mode: str, args: argparse.Namespace, bootstrap: str, url: str, store: IngestStore,
+                 logdir: Path, backlog: int) -> tuple[dict[str, Any], int]:
+    """Throughput and latency runs of one mode; its summary and the topic's new record count."""
+    runtime, latency = [], []
+    for run in range(args.runs):
+        runtime.append(runtime_rate(bootstrap, url, args.messages, f"{mode}-rt-{run}", args.processes, logdir,
+                                    args.detectors, mode))
+        print(f"{mode} run {run}: runtime {runtime[-1]['e2e_msgs_per_s']:,.0f} msg/s "
+              f"(input stage {runtime[-1]['input_stage_msgs_per_s']:,.0f})", flush=True)
+    for run in range(args.latency_runs):
+        latency.append(latency_run(bootstrap, url, store, f"{mode}-lat-{run}", args.rate, args.seconds, logdir,
+                                   args.detectors, backlog, mode))
+        backlog += int(args.rate * args.seconds)
+        print(f"{mode} latency run {run}: p50 {latency[-1]['p50_ms']:.1f} ms, p99 {latency[-1]['p99_ms']:.1f} ms "
+              f"at {latency[-1]['achieved_rate_msgs_per_s']:.0f} msg/s", flush=True)
+    summary = {
+        "runtime_e2e_msgs_per_s_median": round(statistics.median(r["e2e_msgs_per_s"] for r in runtime)),
+        "runtime_input_stage_msgs_per_s_median": round(statistics.median(r["input_stage_msgs_per_s"] for r in runtime)),
+        "p50_ms_median": round(statistics.median(r["p50_ms"] for r in latency), 1) if latency else None,
+        "p99_ms_median": round(statistics.median(r["p99_ms"] for r in latency), 1) if latency else None,
+        "runs": {"runtime": runtime, "latency": latency},
+    }
+    return summary, backlog
+
+
+def main() -> None:
+    """Run the phases and print/write the medians."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--messages", type=int, default=30_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--latency-runs", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=2, help="consumer processes in the group (2 cores)")
+    parser.add_argument("--partitions", type=int, default=8)
+    parser.add_argument("--rate", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--modes", default="doubles,registry", help="comma-separated: doubles, registry")
+    parser.add_argument("--detectors", default="", help="RAILBIRD_CONSUMER_DETECTORS in registry mode (default: all)")
+    args = parser.parse_args()
+
+    logdir = Path(tempfile.mkdtemp(prefix="railbird-e2e-"))
+    detectors = make_detector_factory(Settings())()
+    topics = lane_topics([CHAT])
+    store = IngestStore()
+    modes: dict[str, Any] = {}
+    with EmbeddedBroker(port=free_port(), log_path=logdir / "broker.log") as broker, serve_review_api(store) as url:
+        ensure_topics(broker.bootstrap, partitions=args.partitions, topics=[*topics, *internal_topics(topics)])
+        produce_backlog(broker.bootstrap, args.messages)
+        bare = [bare_consume(broker.bootstrap, args.messages, f"bench-bare-{run}") for run in range(args.runs)]
+        print(f"bare kafka-python loop: {statistics.median(bare):,.0f} msg/s", flush=True)
+        backlog = args.messages
+        for mode in args.modes.split(","):
+            modes[mode], backlog = measure_mode(mode, args, broker.bootstrap, url, store, logdir, backlog)
+    bare_median = statistics.median(bare)
+    for summary in modes.values():
+        summary["ratio_runtime_to_bare"] = round(summary["runtime_e2e_msgs_per_s_median"] / bare_median, 3)
+    result: dict[str, Any] = {
+        "bench": "e2e_throughput",
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg_at_end": os.getloadavg()},
+        "messages": args.messages,
+        "partitions": args.partitions,
+        "processes": args.processes,
+        "registry_detectors": sorted(detectors),
+        "lanes": topics,
+        "bare_kafka_python_msgs_per_s_median": round(bare_median),
+        "bare_runs": bare,
+        "target_msgs_per_s": 5000,
+        "latency_rate_msgs_per_s": args.rate,
+        "latency_measures": "produce -> finding acknowledged by the ingestion double (not enforcement event)",
+        "target_p99_ms": 250,
+        "modes": modes,
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    brief = {m: {k: v for k, v in r.items() if k != "runs"} for m, r in modes.items()}
+    print(json.dumps({**{k: v for k, v in result.items() if k not in ("modes", "registry_detectors", "bare_runs")},
+                      "modes": brief}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
