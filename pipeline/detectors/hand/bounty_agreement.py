@@ -260,6 +260,7 @@ class BountyAgreementDetector:
         clues: list[Clue], play: tuple[int, int, float] | None, ts: datetime,
     ) -> Finding:
         hands = spots.hands if spots else []
+        times = [*(c.message.ts for c in clues), *(h.ts for h in hands), ts]
         stat: dict[str, Any] = {"name": "cooperative_bounty_spots", "level": level}
         if spots is not None and play is not None:
             stat.update(value=spots.cooperative, spots=spots.spots, bounty_to_pair=spots.bounty,
@@ -277,6 +278,8 @@ class BountyAgreementDetector:
             score=score,
             players=players,
             ts=ts,
+            window_start=min(times),
+            window_end=max(times),
             tournament_id=tournament,
             summary=f"possible bounty agreement between {' and '.join(players)}: {what}",
             source_event_ids=tuple(dict.fromkeys([*(c.message.event_id for c in clues), *(h.event_id for h in hands)])),

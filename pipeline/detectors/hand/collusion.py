@@ -4,8 +4,9 @@ each player's own play against everyone else (empirical-Bayes shrunk), with evid
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.categories import rule_of
@@ -71,10 +72,16 @@ def _expected_bet_rate(v: PairView, t: CollusionThresholds) -> float:
 
 
 def _soft_direction(v: PairView, t: CollusionThresholds) -> tuple[float, float, float]:
-    """(p-value, observed rate, expected rate) of one direction."""
+    """(p-value, observed rate, expected rate) of one direction; p is 1.0 when the cheap checks
+    (effect size, normal approximation) already rule it out, so exact tails run rarely."""
     p0 = _expected_bet_rate(v, t)
-    observed = v.pair.bets / v.pair.bet_chances if v.pair.bet_chances else 1.0
-    p_values = [binom_lower(v.pair.bets, v.pair.bet_chances, p0)]
+    n = v.pair.bet_chances
+    observed = v.pair.bets / n if n else 1.0
+    if p0 - observed < t.soft_min_gap or observed > t.soft_max_ratio_reverse * p0:
+        return 1.0, observed, p0
+    if (p0 * n - v.pair.bets) / math.sqrt(n * p0 * (1 - p0)) < 2.5:
+        return 1.0, observed, p0
+    p_values = [binom_lower(v.pair.bets, n, p0)]
     if v.pair.strong_chances:
         pop_strong = _rate(v.population.strong_checks, v.population.strong_chances, 0.3, 1.0)
         q0 = _rate(v.base.strong_checks, v.base.strong_chances, pop_strong, t.prior_strength)
@@ -162,6 +169,11 @@ class PairCollusionDetector:
     name: str
     thresholds: CollusionThresholds = CollusionThresholds()
     topics: frozenset[str] = frozenset({HAND})
+    candidates: OrderedDict[tuple[str, str], None] = field(default_factory=OrderedDict)
+    """Pairs that passed the pre-checks but not the test: baselines move as other hands arrive, so a
+    few are re-tested on every hand (round robin), not only when the pair itself plays."""
+    retest_per_hand: int = 2
+    max_candidates: int = 5_000
 
     def key(self, event: Event) -> str:
         """Hand detectors share one key: the tournament, else the table."""
@@ -175,8 +187,12 @@ class PairCollusionDetector:
         if not isinstance(verdict, Admitted):
             return ()
         book = self.stream.pairs
+        retest = []
+        for _ in range(min(self.retest_per_hand, len(self.candidates))):
+            key, _ = self.candidates.popitem(last=False)
+            retest.append(key)
         out: list[Finding] = []
-        for hero, villain in verdict.touched:
+        for hero, villain in dict.fromkeys([*verdict.touched, *retest]):
             entry = book.pairs.get((hero, villain))
             if entry is None or self.category in entry.flagged:
                 continue
@@ -185,15 +201,25 @@ class PairCollusionDetector:
             if not self._worth_testing(entry.tally):
                 continue
             stat = self._test(book, hero, villain)
-            if stat is not None:
-                entry.flagged.add(self.category)
-                out.append(self._finding(event, hero, villain, entry, stat))
+            if stat is None:
+                self.candidates[(hero, villain)] = None
+                self.candidates.move_to_end((hero, villain))
+                while len(self.candidates) > self.max_candidates:
+                    self.candidates.popitem(last=False)
+                continue
+            entry.flagged.add(self.category)
+            out.append(self._finding(event, hero, villain, entry, stat))
         return out
 
     def _test(self, book: PairBook, hero: str, villain: str) -> dict[str, Any] | None:
         if self.category == "chip_dumping":
             return chip_dumping_test(_view(book, hero, villain), self.thresholds)
         if (villain, hero) not in book.pairs:
+            return None
+        cheap = _view(book, hero, villain)
+        p0 = _expected_bet_rate(cheap, self.thresholds)  # medians can only lower it: rule out first
+        observed = cheap.pair.bets / cheap.pair.bet_chances
+        if p0 - observed < self.thresholds.soft_min_gap or observed > self.thresholds.soft_max_ratio * p0:
             return None
         ab = _view(book, hero, villain, medians=True)
         return soft_play_test(ab, _view(book, villain, hero, medians=True), self.thresholds)
