@@ -67,12 +67,14 @@ class _Shouts:
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
 
-    def _add(self, state_key: str, event: ChatMessage) -> tuple[_Place, _Line] | None:
+    def _add(self, state_key: str, event: ChatMessage, *, hostility: bool) -> tuple[_Place, _Line] | None:
         """Record the line; None when it is neither loud nor hostile or the key is quiet."""
+        shouted = is_shouted(event.text, self.limits)
+        hostile = hostility and bool(self.lexicon.find(event.text))
+        if not (shouted or hostile) and self._state.get(state_key) is None:
+            return None  # nothing loud here yet: keep no state for quiet keys
         span = max(self.limits.solo_window, self.limits.match_window)
         place = self._state.get_or_create(state_key, lambda: _Place(Window(span=span, max_items=128)))
-        shouted = is_shouted(event.text, self.limits)
-        hostile = bool(self.lexicon.find(event.text)) if shouted or len(event.text) < 400 else False
         line = _Line(event, shouted, hostile)
         place.lines.add(event.ts, line)
         if not (shouted or hostile) or (place.quiet_until is not None and event.ts < place.quiet_until):
@@ -114,7 +116,7 @@ class ShoutingDetector(_Shouts):
         """Report persistent shouting once per window."""
         if not isinstance(event, ChatMessage) or event.channel == "lobby":
             return ()
-        added = self._add(f"{event.player_id}|{place_of(event)}", event)
+        added = self._add(f"{event.player_id}|{place_of(event)}", event, hostility=False)
         if added is None or not added[1].shouted:
             return ()
         place, _ = added
@@ -141,7 +143,7 @@ class ShoutingMatchDetector(_Shouts):
         """Report a match once per window."""
         if not isinstance(event, ChatMessage) or event.channel == "lobby":
             return ()
-        added = self._add(place_of(event), event)
+        added = self._add(place_of(event), event, hostility=len(event.text) < 400)
         if added is None:
             return ()
         place, _ = added
