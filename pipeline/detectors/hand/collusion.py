@@ -7,6 +7,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from pipeline.categories import rule_of
@@ -174,6 +175,11 @@ class PairCollusionDetector:
     few are re-tested on every hand (round robin), not only when the pair itself plays."""
     retest_per_hand: int = 2
     max_candidates: int = 5_000
+
+    @property
+    def state_window(self) -> timedelta:
+        """How long a pair is remembered after it last played."""
+        return self.stream.pairs.ttl
 
     def key(self, event: Event) -> str:
         """Hand detectors share one key: the tournament, else the table."""

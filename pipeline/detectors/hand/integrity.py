@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from pipeline.contracts import HAND, Event, HandRecord
 from pipeline.detectors.hand.stream import HandStream, state_key
@@ -23,6 +24,11 @@ class HandIntegrityDetector:
     stream: HandStream
     name: str = "hand.integrity"
     topics: frozenset[str] = frozenset({HAND})
+
+    @property
+    def state_window(self) -> timedelta:
+        """How long a hand id is remembered."""
+        return self.stream.id_ttl
 
     def key(self, event: Event) -> str:
         """Same key as every hand detector."""

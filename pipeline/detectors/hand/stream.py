@@ -45,8 +45,11 @@ class HandStream:
 
     def admit(self, record: HandRecord) -> Admitted | HandIntegrityError:
         """The verdict on this record: the same object gets the same verdict for every detector."""
-        if record is self._current and self._verdict is not None:
-            return self._verdict
+        current = self._current
+        if current is not None and self._verdict is not None and (
+            record is current or (record.event_id == current.event_id and record.hand_id == current.hand_id)
+        ):
+            return self._verdict  # the same event, handed to the next detector (maybe decoded again)
         self._current = record
         self._verdict = self._judge(record)
         return self._verdict
