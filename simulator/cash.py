@@ -99,7 +99,7 @@ class CashTable:
                 t += 0.05
         return t
 
-    def _wants_to_leave(self, seat: Seat) -> bool:
+    def _wants_to_leave(self, seat: Seat, now: float) -> bool:
         p = seat.player
         if self.reserved and len(self.seating.seats) == 1:
             return True
@@ -108,14 +108,16 @@ class CashTable:
                 seat.stack = self.buy_in
                 return False
             return True
-        if p.persona_name == "bumhunter" and seat.hands >= 1:
+        if p.persona_name == "bumhunter" and (seat.hands >= 1 or now - seat.joined_at > 60.0):
             others = [s.player for s in self.seating.seats.values() if s is not seat]
             strong = [o for o in others if o.persona_name in STRONG]
-            return bool(strong) or not others
+            fish = [o for o in others if o.persona_name == "recreational"]
+            # A bumhunter leaves when a competent player sits down, and when the weak ones have gone.
+            return bool(strong) or not fish
         return seat.hands >= seat.target_hands
 
     def _leaves(self, t: float) -> float:
-        leaving = [s for s in self.seating.seats.values() if s.state == "seated" and self._wants_to_leave(s)]
+        leaving = [s for s in self.seating.seats.values() if s.state == "seated" and self._wants_to_leave(s, t)]
         for seat in leaving:
                 event = self.seating.leave(t, seat)
                 if seat.player.persona_name in ("hit_and_runner", "bumhunter"):

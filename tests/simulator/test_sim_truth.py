@@ -96,7 +96,13 @@ def test_demo_profile_plants_every_kind_early() -> None:
     assert CHAT_PLANTED | {"snapcam_abuse", "false_reporting", "offensive_nickname"} <= first_minute
     two_minutes = {r.category for r in truth if r.start - start <= timedelta(minutes=2)}
     assert {"hit_and_run", "collusive_sit_out", "bounty_agreement", "chip_dumping"} <= two_minutes
-    assert {"bumhunting", "soft_play", "repeat_offender"} <= {r.category for r in truth}
+    assert {"soft_play", "repeat_offender"} <= {r.category for r in truth}
+
+
+def test_a_normal_half_hour_has_every_pattern_offence() -> None:
+    """Bumhunting and soft play are patterns over many stints and hands: a longer room has them."""
+    categories = {r.category for r in generated("normal", 5, 30.0, 300).truth}
+    assert {"bumhunting", "soft_play", "chip_dumping", "collusive_sit_out", "bounty_agreement"} <= categories
 
 
 def test_planted_chat_violations_are_in_five_languages() -> None:
