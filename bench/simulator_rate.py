@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import time
@@ -91,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     headline = statistics.median(r["non_hand_events_per_s_excluding_hand_generation"] for r in full)
     result = {
         "python": platform.python_version(), "machine": platform.machine(), "runs": args.runs,
+        "load_average_1m_at_end": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
         "players": args.players, "room_minutes": args.minutes,
         "events_per_run": statistics.median(r["events"] for r in full),
         "hand_records_per_run": statistics.median(r["hand_records"] for r in full),
