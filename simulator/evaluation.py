@@ -104,7 +104,8 @@ def score(
         elif not rows:
             status = "no offence of this category planted"
         per_category[cat] = {
-            "truth": len(rows), "findings": len(mine), "precision": _ratio(true_findings, len(mine)),
+            "truth": len(rows), "findings": len(mine), "true_findings": true_findings, "found": len(found),
+            "precision": _ratio(true_findings, len(mine)),
             "recall": _ratio(len(found), len(rows)),
             "median_ttd_s": round(statistics.median([delays[k] for k in found]), 1) if found else None,
             "false_findings": false, "false_per_10k_honest_hours": _per_10k(false, honest_hours),

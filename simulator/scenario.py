@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections import Counter
 from typing import Any
@@ -61,3 +62,31 @@ def markdown_table(result: dict[str, Any]) -> str:
         for cat, s in result["categories"].items()
     ]
     return "\n".join([head, *rows])
+
+
+def combine(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Pool several runs (e.g. seeds) per category: counts summed, rates recomputed from them."""
+    hours = sum(r["honest_player_hours"] for r in results)
+    pooled: dict[str, dict[str, Any]] = {}
+    for r in results:
+        for cat, s in r["categories"].items():
+            p = pooled.setdefault(cat, {"truth": 0, "findings": 0, "true_findings": 0, "found": 0,
+                                        "false_findings": 0, "ttd": [], "detectors": set(), "status": set()})
+            for key in ("truth", "findings", "true_findings", "found", "false_findings"):
+                p[key] += s[key]
+            if s["median_ttd_s"] is not None:
+                p["ttd"].append(s["median_ttd_s"])
+            p["detectors"] |= set(s["detectors"])
+            p["status"].add(s["status"])
+    categories = {}
+    for cat, p in sorted(pooled.items()):
+        statuses = sorted(p["status"] - {"ok"}) if "ok" not in p["status"] else ["ok"]
+        categories[cat] = {
+            "truth": p["truth"], "findings": p["findings"], "true_findings": p["true_findings"], "found": p["found"],
+            "precision": round(p["true_findings"] / p["findings"], 4) if p["findings"] else None,
+            "recall": round(p["found"] / p["truth"], 4) if p["truth"] else None,
+            "median_ttd_s": round(statistics.median(p["ttd"]), 1) if p["ttd"] else None,
+            "false_per_10k_honest_hours": round(p["false_findings"] / hours * 10_000, 2) if hours else None,
+            "detectors": sorted(p["detectors"]), "status": statuses[0],
+        }
+    return {"runs": len(results), "honest_player_hours": round(hours, 2), "categories": categories}

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from railbird.settings import Settings
 
@@ -55,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     chat = sub.add_parser("chat", help="evaluate the chat model on the labelled datasets")
     chat.lazy = _chat_arguments
     scenario = sub.add_parser("scenario", help="simulate a room and score every detector on planted offences")
-    scenario.add_argument("--seed", type=int, default=1)
+    scenario.add_argument("--seed", type=int, nargs="+", default=[1], help="one or more seeds (pooled)")
     scenario.add_argument("--minutes", type=float, default=60.0, help="room time (default 60)")
     scenario.add_argument("--players", type=int, default=300)
     scenario.add_argument("--profile", choices=["normal", "demo"], default="normal")
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
     from railbird.wiring import make_pipeline, rules_from
     from simulator.config import RoomConfig
-    from simulator.scenario import markdown_table, run_scenario
+    from simulator.scenario import combine, markdown_table, run_scenario
 
     if args.minutes <= 0 or args.players < 1:
         print("railbird eval scenario: --minutes and --players must be positive", file=sys.stderr)
@@ -85,12 +86,17 @@ def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
     pipeline = make_pipeline(settings)
     registered = sorted({d.name for topic in ("chat.messages", "snapcam.reports", "seat.activity", "hand.records")
                          for d in pipeline.detectors_for(topic)})
-    config = RoomConfig.for_profile(args.profile, seed=args.seed, minutes=args.minutes, players=args.players)
-    result = run_scenario(pipeline=pipeline, config=config, registered=registered,
-                          exempt_formats=rules_from(settings).exempt_formats)
-    result["rules_version"] = settings.rules_version
+    results: list[dict[str, Any]] = []
+    for seed in args.seed:
+        config = RoomConfig.for_profile(args.profile, seed=seed, minutes=args.minutes, players=args.players)
+        one = run_scenario(pipeline=make_pipeline(settings) if results else pipeline, config=config,
+                           registered=registered, exempt_formats=rules_from(settings).exempt_formats)
+        one["rules_version"] = settings.rules_version
+        results.append(one)
+    result: dict[str, Any] = results[0] if len(results) == 1 else {"pooled": combine(results), "runs": results}
     text = json.dumps(result, indent=2, ensure_ascii=False)
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
-    print(markdown_table(result) if args.markdown else text)
+    table = markdown_table(result.get("pooled", result))
+    print(table if args.markdown else text)
     return 0
