@@ -65,6 +65,19 @@ class NicknameDetector:
         """State is per player."""
         return event.player_id if isinstance(event, ChatMessage) else event.event_id
 
+    def prefetch(self, events: Sequence[Event]) -> None:
+        """Classify the batch's unseen multi-word nicknames in one model call (cached for `judge`)."""
+        if self.classifier is None:
+            return
+        fresh = {
+            split_words(e.nickname)
+            for e in events
+            if isinstance(e, ChatMessage) and self._seen.get(e.player_id) != e.nickname
+        }
+        texts = sorted(t for t in fresh if len(t.split()) >= 2)
+        if texts:
+            self.classifier.classify(texts)
+
     def process(self, event: Event) -> Sequence[Finding]:
         """Check a nickname not seen before for this player; one finding if offensive."""
         if not isinstance(event, ChatMessage):

@@ -19,6 +19,7 @@ _CYR_TO_LAT = str.maketrans("аеорсухкмтвні", "aeopcyxkmtbhi")
 _LEET = str.maketrans("0134578@$", "oieastbas")
 _LEET_CONTEXT = re.compile(r"[^\W\d_][0-9@$]|[0-9@$][^\W\d_]")
 _STRETCH = re.compile(r"(\w)\1{2,}")
+_COMBINING = re.compile("[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
 _PUNCT_RUN = re.compile(r"([!?])\1{2,}|[!?]{4,}")
 
@@ -33,8 +34,7 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     lowered = clean(text).casefold().replace("đ", "d")
-    decomposed = unicodedata.normalize("NFKD", lowered)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", lowered))
 
 
 def fold_disguised(text: str) -> str:
