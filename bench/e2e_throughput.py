@@ -1,19 +1,19 @@
-"""End to end through the embedded broker: sustained chat msgs/s and produce-to-finding latency.
+"""End to end through the embedded broker: sustained chat msgs/s, and produce-to-effect latency.
 
-Phases, each repeated `--runs` times (medians reported):
-1. ceiling: a bare kafka-python consume loop (poll, count, nothing else) over the same N records;
-2. runtime: `railbird consume --topic chat.messages` processes (the real runtime, every registered
-   detector, re-keying, DLQ, commits) writing findings over HTTP, from the same backlog; the rate
-   counts until every lane (input and re-key) has consumed everything;
-3. latency: with the runtime caught up, chat at a paced 1,000 msg/s (10% abusive, each from a fresh
-   player); p99 from produce to the finding acknowledged by the ingestion server.
+Phases (throughput runs repeated `--runs` times, medians reported), all on one broker and backlog:
+1. ceiling: a bare kafka-python consume loop (poll, count, nothing else) over the N records;
+2. throughput: consumer processes (`--processes`, default 2 = the cores) drain the same backlog with
+   a new group, writing findings over HTTP to the ingestion contract's in-memory double; the rate
+   counts until every lane (input and re-key) has consumed everything. Two modes:
+   `doubles` = the runtime (`serve`) with three cheap test detectors, i.e. the runtime's own cost;
+   `registry` = the real `railbird consume` with every registered detector;
+3. latency at a paced 1,000 msg/s (10% abusive, each from a fresh player) with a caught-up runtime:
+   produce -> finding acknowledged by the double, per mode; and, unless `--no-real-api`,
+   produce -> enforcement event on `enforcement.events` through the real `railbird api` (SQLite)
+   and its outbox relay.
+Writes bench/results/e2e.json.
 
-The ingestion server is the contract's in-memory double (tests/consumers/review_api_double.py), so
-phase 3 measures produce -> finding written, not produce -> enforcement event (which adds the
-review API's database transaction and the outbox relay's poll interval). Writes
-bench/results/e2e.json.
-
-    .venv/bin/python -m bench.e2e_throughput [--messages 30000] [--runs 3] [--processes 1]
+    .venv/bin/python -m bench.e2e_throughput [--messages 30000] [--runs 3] [--processes 2]
 """
 
 from __future__ import annotations
@@ -28,18 +28,19 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from kafka import KafkaConsumer, KafkaProducer
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
 from consumers.broker import EmbeddedBroker, free_port
 from consumers.runtime import internal_topics, lane_topics
 from consumers.topics import ensure_topics
-from pipeline.contracts import CHAT
+from pipeline.contracts import CHAT, ENFORCEMENT
 from railbird.settings import Settings
 from railbird.wiring import make_detector_factory
 from tests.consumers.review_api_double import TOKEN, IngestStore, serve_review_api
@@ -196,11 +197,7 @@ def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, r
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
     try:
         _wait_ready(port)
-        deadline = time.monotonic() + 600
-        while scrape([port])[0] < backlog or any(v > 0 for v in scrape([port])[1].values()):
-            if time.monotonic() > deadline:
-                raise RuntimeError("the latency runtime never caught up with the backlog")
-            time.sleep(0.2)  # a new group starts at the beginning: measure only once caught up
+        _wait_caught_up(port, backlog)
         sent: dict[str, float] = {}
         total = int(rate * seconds)
         start = time.perf_counter()
@@ -242,7 +239,106 @@ def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, r
         proc.wait(30)
 
 
-def _wait_ready(port: int, timeout_s: float = 60) -> None:
+def start_real_api(bootstrap: str, port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    """`railbird api` on SQLite with the outbox relay publishing to the embedded broker."""
+    env = {
+        **os.environ,
+        "RAILBIRD_KAFKA_BOOTSTRAP": bootstrap,
+        "RAILBIRD_DATABASE_URL": f"sqlite:///{db}",
+        "RAILBIRD_SERVICE_TOKEN": TOKEN,
+        "RAILBIRD_LOG_LEVEL": "WARNING",
+    }
+    with open(log, "ab") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "railbird.cli", "api", "--port", str(port)],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).status == 200:
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("the review API did not start")
+
+
+def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, seconds: float, logdir: Path,
+                        backlog: int) -> dict[str, float]:
+    """p50/p99 produce -> enforcement event (automatic mute) through the real API and its relay."""
+    port = free_port()
+    proc = start_runtime(bootstrap, api_url, prefix, port, logdir / f"{prefix}.log", mode="registry", max_poll=200)
+    watcher = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None)
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
+    try:
+        _wait_ready(port)
+        _wait_caught_up(port, backlog)
+        parts = [TopicPartition(ENFORCEMENT, p) for p in watcher.partitions_for_topic(ENFORCEMENT) or ()]
+        watcher.assign(parts)
+        watcher.seek_to_end(*parts)
+        for tp in parts:
+            watcher.position(tp)  # resolve the end now, before producing
+        sent: dict[str, float] = {}
+        arrived: dict[str, float] = {}
+        stop = threading.Event()
+
+        def watch() -> None:
+            while not stop.is_set():
+                for batch in watcher.poll(50).values():
+                    now = time.time()
+                    for record in batch:
+                        subject = json.loads(record.value).get("subject", "")
+                        arrived.setdefault(subject, now)
+
+        thread = threading.Thread(target=watch, daemon=True)
+        thread.start()
+        total = int(rate * seconds)
+        start = time.perf_counter()
+        base = 20_000_000 + backlog
+        for k in range(total):
+            delay = start + k / rate - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            abusive = k % 10 == 0
+            player = f"{prefix}-{k}" if abusive else None
+            if player:
+                sent[player] = time.time()
+            value = chat_value(base + k, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
+            producer.send(CHAT, key=(player or f"p{k % 3000}").encode(), value=value)
+        producer.flush(30)
+        achieved = total / (time.perf_counter() - start)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not set(sent) <= set(arrived):
+            time.sleep(0.2)
+        stop.set()
+        thread.join(5)
+        values = sorted(arrived[p] - t for p, t in sent.items() if p in arrived) or [float("nan")]
+        return {
+            "achieved_rate_msgs_per_s": achieved,
+            "flagged_sent": len(sent),
+            "enforcement_events": sum(p in arrived for p in sent),
+            "p50_ms": 1000 * statistics.median(values),
+            "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
+        }
+    finally:
+        producer.close()
+        watcher.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+
+
+def _wait_caught_up(port: int, backlog: int, timeout_s: float = 600) -> None:
+    """A new group starts at the beginning of the topic: wait until it has consumed everything."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        chat_in, pending = scrape([port])
+        if chat_in >= backlog and all(v <= 0 for v in pending.values()):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError("the runtime never caught up with the backlog")
+        time.sleep(0.2)
+
+
+def _wait_ready(port: int, timeout_s: float = 120) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
@@ -291,6 +387,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--modes", default="doubles,registry", help="comma-separated: doubles, registry")
     parser.add_argument("--detectors", default="", help="RAILBIRD_CONSUMER_DETECTORS in registry mode (default: all)")
+    parser.add_argument("--no-real-api", action="store_true", help="skip produce -> enforcement event via `railbird api`")
     args = parser.parse_args()
 
     logdir = Path(tempfile.mkdtemp(prefix="railbird-e2e-"))
@@ -299,13 +396,28 @@ def main() -> None:
     store = IngestStore()
     modes: dict[str, Any] = {}
     with EmbeddedBroker(port=free_port(), log_path=logdir / "broker.log") as broker, serve_review_api(store) as url:
-        ensure_topics(broker.bootstrap, partitions=args.partitions, topics=[*topics, *internal_topics(topics)])
+        ensure_topics(broker.bootstrap, partitions=args.partitions,
+                      topics=[*topics, *internal_topics(topics), ENFORCEMENT])
         produce_backlog(broker.bootstrap, args.messages)
         bare = [bare_consume(broker.bootstrap, args.messages, f"bench-bare-{run}") for run in range(args.runs)]
         print(f"bare kafka-python loop: {statistics.median(bare):,.0f} msg/s", flush=True)
         backlog = args.messages
         for mode in args.modes.split(","):
             modes[mode], backlog = measure_mode(mode, args, broker.bootstrap, url, store, logdir, backlog)
+        enforcement: list[dict[str, float]] = []
+        if not args.no_real_api:
+            api_port = free_port()
+            api = start_real_api(broker.bootstrap, api_port, logdir / "api.db", logdir / "api.log")
+            try:
+                for run in range(args.latency_runs):
+                    enforcement.append(enforcement_latency(broker.bootstrap, f"http://127.0.0.1:{api_port}",
+                                                           f"enf-{run}", args.rate, args.seconds, logdir, backlog))
+                    backlog += int(args.rate * args.seconds)
+                    print(f"enforcement latency run {run}: p50 {enforcement[-1]['p50_ms']:.1f} ms, "
+                          f"p99 {enforcement[-1]['p99_ms']:.1f} ms", flush=True)
+            finally:
+                api.send_signal(signal.SIGTERM)
+                api.wait(30)
     bare_median = statistics.median(bare)
     for summary in modes.values():
         summary["ratio_runtime_to_bare"] = round(summary["runtime_e2e_msgs_per_s_median"] / bare_median, 3)
@@ -324,12 +436,21 @@ def main() -> None:
         "latency_measures": "produce -> finding acknowledged by the ingestion double (not enforcement event)",
         "target_p99_ms": 250,
         "modes": modes,
+        "enforcement_latency": {
+            "measures": "produce -> enforcement.events record (registry runtime -> `railbird api` on SQLite -> "
+                        "outbox relay, 100 ms poll), automatic mutes of 10% abusive messages",
+            "p50_ms_median": round(statistics.median(r["p50_ms"] for r in enforcement), 1) if enforcement else None,
+            "p99_ms_median": round(statistics.median(r["p99_ms"] for r in enforcement), 1) if enforcement else None,
+            "runs": enforcement,
+        },
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     brief = {m: {k: v for k, v in r.items() if k != "runs"} for m, r in modes.items()}
-    print(json.dumps({**{k: v for k, v in result.items() if k not in ("modes", "registry_detectors", "bare_runs")},
-                      "modes": brief}, indent=2))
+    enf = {k: v for k, v in result["enforcement_latency"].items() if k != "runs"}
+    skip = ("modes", "registry_detectors", "bare_runs", "enforcement_latency")
+    print(json.dumps({**{k: v for k, v in result.items() if k not in skip}, "modes": brief,
+                      "enforcement_latency": enf}, indent=2))
 
 
 if __name__ == "__main__":

@@ -255,6 +255,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 self.metrics.findings.labels(f.detector).inc()
             for e in h.errors:
                 self.metrics.detector_errors.labels(e.detector).inc()
+                log.error("detector failed: %s", e.error, extra={"detector": e.detector, "event_id": e.event_id})
             if h.findings:
                 self.metrics.events_out.labels(h.record.topic, "finding").inc(len(h.findings))
 

@@ -44,6 +44,7 @@ class RuntimeConfig:
     poll_timeout_ms: int = 200
     max_poll_interval_ms: int = 300_000
     keepalive_s: float = 1.0
+    fetch_max_wait_ms: int = 100
     state_lookback_s: float = 13 * 3600
     retry_base_s: float = 0.1
     retry_cap_s: float = 30.0
@@ -104,6 +105,7 @@ def make_consumer(topic: str, config: RuntimeConfig) -> KafkaConsumer:
         max_poll_interval_ms=config.max_poll_interval_ms,
         session_timeout_ms=config.session_timeout_ms,
         heartbeat_interval_ms=config.heartbeat_ms,
+        fetch_max_wait_ms=config.fetch_max_wait_ms,
     )
 
 

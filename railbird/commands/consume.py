@@ -51,6 +51,7 @@ def runtime_config(settings: Settings) -> RuntimeConfig:
         poll_timeout_ms=settings.consumer_poll_timeout_ms,
         max_poll_interval_ms=settings.consumer_max_poll_interval_ms,
         keepalive_s=settings.consumer_keepalive_s,
+        fetch_max_wait_ms=settings.consumer_fetch_max_wait_ms,
         state_lookback_s=settings.consumer_state_lookback_s,
         retry_base_s=settings.consumer_retry_base_ms / 1000,
         retry_cap_s=settings.consumer_retry_cap_ms / 1000,
