@@ -76,6 +76,7 @@ class Tournament:
         self.next_plot = 0.0
         self.agreement: tuple[float, str] | None = None
         self.target_out: float | None = None
+        self.ended_at = float("inf")
 
     def step(self, now: float) -> float | None:
         """Seat the field, or deal one round of hands."""
@@ -275,6 +276,7 @@ class Tournament:
                 t += 0.02
 
     def _finish(self, now: float) -> None:
+        self.ended_at = now
         for table in self.tables:
             for seat in list(table.seats.values()):
                 table.leave(now, seat)
@@ -301,7 +303,8 @@ class Tournament:
         if self.agreement is None:
             return
         start, chat_id = self.agreement
-        end = self.target_out if self.target_out is not None else max([start, *(h[0] for h in self.plot_hands)])
+        # The agreement stands until the target is out, or else until the tournament (or run) ends.
+        end = self.target_out if self.target_out is not None else min(self.ended_at, w.end)
         hand_ids = tuple(h[1] for h in self.plot_hands)
         w.plant(TruthRow(
             category="bounty_agreement", players=self.hunters, start=w.ts(start), end=w.ts(end),
