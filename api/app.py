@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, FastAPI
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from api import apidocs
 from api.appeals import views as appeals
 from api.audit import views as audit
 from api.auth import views as auth
@@ -77,6 +78,7 @@ def create_app(
     app.state.config, app.state.sessions, app.state.engine = config, sessions, engine
     install_error_handlers(app)
     app.add_api_route("/healthz", _health, methods=["GET"], include_in_schema=False)
+    apidocs.install(app)
     app.include_router(api_router())
     app.include_router(console.router(), include_in_schema=False)
     console.mount_static(app)

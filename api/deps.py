@@ -34,7 +34,7 @@ class ApiConfig:
         return self.env == "production"
 
 
-def get_config(request: Request) -> ApiConfig:
+async def get_config(request: Request) -> ApiConfig:
     """The app's configuration."""
     config: ApiConfig = request.app.state.config
     return config
@@ -43,7 +43,7 @@ def get_config(request: Request) -> ApiConfig:
 ConfigDep = Annotated[ApiConfig, Depends(get_config)]
 
 
-def get_now(config: ConfigDep) -> datetime:
+async def get_now(config: ConfigDep) -> datetime:
     """The time of this request, from the injected clock."""
     return config.clock()
 
@@ -83,7 +83,7 @@ def permission_for(method: str, path: str, table: Compiled = _COMPILED) -> tuple
     return path, None
 
 
-def authorize(request: Request,
+async def authorize(request: Request,
               principal: Annotated[auth.Principal | UnauthorizedError, Depends(bearer_principal)]) -> auth.Principal | None:
     """Router-level guard: look the endpoint up in the permission table; deny anything not listed."""
     path, permission = permission_for(request.method, request.url.path)
@@ -98,7 +98,7 @@ def authorize(request: Request,
     return principal
 
 
-def require_principal(principal: Annotated[auth.Principal | None, Depends(authorize)]) -> auth.Principal:
+async def require_principal(principal: Annotated[auth.Principal | None, Depends(authorize)]) -> auth.Principal:
     """The authenticated caller (401 when the endpoint is public but this view needs one)."""
     if principal is None:
         raise UnauthorizedError("missing bearer token")

@@ -163,7 +163,7 @@ def case_latencies(client: httpx.Client, ids: list[str], n: int, rng: random.Ran
 def offset_vs_keyset(url: str) -> dict[str, float]:
     """The queue query up to 50,000 rows deep: OFFSET vs the keyset predicate (ms, median of 5)."""
     engine = make_engine(url)
-    order = "ORDER BY priority DESC, created_at, id"
+    order = "ORDER BY -priority, created_at, id"
     base = "SELECT id FROM cases WHERE family = 'chat' AND status = 'dismissed'"
     with engine.connect() as conn:
         total = conn.execute(text(base.replace("SELECT id", "SELECT count(*)"))).scalar_one()
@@ -181,9 +181,8 @@ def offset_vs_keyset(url: str) -> dict[str, float]:
             return round(statistics.median(times), 2)
 
         offset_ms = run(f"{base} {order} OFFSET {depth} LIMIT 50")
-        keyset_ms = run(f"{base} AND (priority < :p OR (priority = :p AND created_at > :c) OR "
-                        f"(priority = :p AND created_at = :c AND id > :i)) {order} LIMIT 50",
-                        p=anchor[0], c=anchor[1], i=anchor[2])
+        keyset_ms = run(f"{base} AND (-priority, created_at, id) > (:p, :c, :i) {order} LIMIT 50",
+                        p=-anchor[0], c=anchor[1], i=anchor[2])
     engine.dispose()
     return {"rows_deep": depth, "offset_ms": offset_ms, "keyset_ms": keyset_ms}
 

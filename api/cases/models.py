@@ -64,6 +64,9 @@ class CaseAction(Base):
     status: Mapped[str] = mapped_column(String(16))
 
 
-# The queue query: one family and status, highest priority first, then oldest: a keyset scan.
-Index("ix_cases_queue", Case.family, Case.status, Case.priority.desc(), Case.created_at, Case.id)
-Index("ix_cases_status_queue", Case.status, Case.priority.desc(), Case.created_at, Case.id)
+QUEUE_RANK = -Case.priority
+"""Queue order is (-priority, created_at, id), all ascending, so a row-value comparison can seek the
+index directly for any page (mixed ASC/DESC orders cannot be expressed as one row comparison)."""
+
+Index("ix_cases_queue_rank", Case.family, Case.status, QUEUE_RANK, Case.created_at, Case.id)
+Index("ix_cases_status_rank", Case.status, QUEUE_RANK, Case.created_at, Case.id)

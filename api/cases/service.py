@@ -7,13 +7,13 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from api.appeals.models import Appeal
 from api.auth.models import User
 from api.auth.service import Principal
-from api.cases.models import CLOSED_STATUSES, Case, CaseAction
+from api.cases.models import CLOSED_STATUSES, QUEUE_RANK, Case, CaseAction
 from api.decisions.models import Decision
 from api.errors import ConflictError, ForbiddenError, InvalidError, NotFoundError
 from api.findings.models import FindingRow
@@ -103,14 +103,8 @@ def queue(session: Session, *, family: str | None, status: str, assignee_id: str
         stmt = stmt.where(Case.subject_id == subject_id)
     if cursor:
         prio, created, case_id = _decode_cursor(cursor)
-        stmt = stmt.where(or_(
-            Case.priority < prio,
-            and_(Case.priority == prio, Case.created_at > created),
-            and_(Case.priority == prio, Case.created_at == created, Case.id > case_id),
-        ))
-    rows = list(session.scalars(
-        stmt.order_by(Case.priority.desc(), Case.created_at, Case.id).limit(limit + 1)
-    ))
+        stmt = stmt.where(tuple_(QUEUE_RANK, Case.created_at, Case.id) > tuple_(-prio, created, case_id))
+    rows = list(session.scalars(stmt.order_by(QUEUE_RANK, Case.created_at, Case.id).limit(limit + 1)))
     more = len(rows) > limit
     items = rows[:limit]
     return QueuePage(items, _encode_cursor(items[-1]) if more and items else None)

@@ -99,3 +99,9 @@ def test_logout_ends_the_session(client, users):
     r = client.post("/console/logout", data={"csrf": csrf}, follow_redirects=False)
     assert r.status_code == 303
     assert client.get("/console/", follow_redirects=False).status_code == 303
+
+
+def test_api_reference_page_lists_every_endpoint_with_roles(client):
+    page = client.get("/docs")
+    assert page.status_code == 200 and "/v1/findings/batch" in page.text and "service" in page.text
+    assert "<script" not in page.text
