@@ -1,0 +1,106 @@
+"""Deterministic chat traffic for the fault suite and bench/faults.py, and its offline oracle.
+
+The traffic is valid chat (clean lines, slurs, shouting, floods) with a share of poison records
+(wrong types, missing fields, not JSON). The oracle is `pipeline.replay.replay_lines` over the
+same records: what the streaming path must end up with, however often it is killed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from pipeline.contracts import CHAT, DecodeError, decode
+from pipeline.replay import envelope_line, replay_lines
+from pipeline.runner import Pipeline
+from tests.samples import T0, chat_value
+
+CLEAN = ("nice hand", "gg", "ty", "fold already", "lol", "wp", "how long is the break?", "good luck all",
+         "ship it", "wow what a river", "see you tomorrow", "brb coffee")
+OFFENSIVE = ("kys", "you are a retard", "kurva anyád", "сука", "shut up you idiot", "fucking donkey")
+SHOUT = "WHY DO YOU ALWAYS CALL WITH TRASH"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One record to produce: Kafka key and the raw value bytes."""
+
+    key: bytes
+    value: bytes
+
+
+def _poison(i: int, rng: random.Random) -> bytes:
+    kind = i % 4
+    if kind == 0:
+        return b"{not json at all" + str(i).encode()
+    if kind == 1:
+        return json.dumps(chat_value(event_id=f"bad-{i}", ts="yesterday")).encode()
+    if kind == 2:
+        value = chat_value(event_id=f"bad-{i}")
+        del value["player_id"]
+        return json.dumps(value).encode()
+    return json.dumps(chat_value(event_id=f"bad-{i}", text=rng.random())).encode()
+
+
+def chat_traffic(n: int, *, seed: int = 7, players: int = 400, tables: int = 60,
+                 poison_every: int = 97) -> list[Record]:
+    """n records, 100 ms of event time apart; every `poison_every`-th is a poison record."""
+    rng = random.Random(seed)
+    out: list[Record] = []
+    for i in range(n):
+        if poison_every and i % poison_every == poison_every - 1:
+            out.append(Record(b"poison", _poison(i, rng)))
+            continue
+        player = f"p{rng.randrange(players)}"
+        roll = rng.random()
+        text = (rng.choice(OFFENSIVE) if roll < 0.04 else SHOUT if roll < 0.06 else rng.choice(CLEAN))
+        value = chat_value(
+            event_id=f"ev-{seed}-{i}", ts=(T0 + timedelta(milliseconds=100 * i)).isoformat(),
+            player_id=player, nickname=f"Nick{player}", table_id=f"t{int(player[1:]) % tables}",
+            text=text,
+        )
+        out.append(Record(player.encode(), json.dumps(value, ensure_ascii=False).encode()))
+    return out
+
+
+@dataclass
+class Oracle:
+    """What one offline run over the same records produced."""
+
+    findings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    automatic_actions: set[str] = field(default_factory=set)
+    automatic_action_kinds: dict[str, str] = field(default_factory=dict)
+    dead: int = 0
+    detector_errors: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+
+
+def oracle(records: Iterable[Record], pipeline: Pipeline) -> Oracle:
+    """Replay the records offline (`replay_lines`); non-JSON bytes are decoded directly."""
+    result = Oracle()
+    lines: list[str] = []
+    for r in records:
+        try:
+            lines.append(envelope_line(CHAT, json.loads(r.value)))
+        except json.JSONDecodeError:
+            try:
+                decode(CHAT, r.value)
+            except DecodeError:
+                result.dead += 1
+    for out in replay_lines(lines, pipeline):
+        result.kinds[out["kind"]] += 1
+        if out["kind"] == "finding":
+            result.findings[out["finding"]["finding_id"]] = out["finding"]
+        elif out["kind"] == "action" and out["action"]["disposition"] == "automatic":
+            result.automatic_actions.add(out["action"]["action_id"])
+            result.automatic_action_kinds[out["action"]["action_id"]] = out["action"]["kind"]
+        elif out["kind"] == "dead_letter":
+            result.dead += 1
+        elif out["kind"] == "detector_error":
+            result.detector_errors += 1
+    return result
