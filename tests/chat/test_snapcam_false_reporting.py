@@ -55,13 +55,27 @@ def test_honest_crowd_reporting_one_real_incident_is_not_flagged() -> None:
     assert _run(detector, crowd) == []
 
 
-def test_honest_reporters_who_reported_one_other_common_player_are_not_linked() -> None:
+def test_honest_reporters_of_a_notorious_player_are_not_linked() -> None:
     detector = CoordinatedReportingDetector()
     _run(detector, _background())
-    # Three players all reported the same notorious player last week, and now a second one.
+    # Many players reported a notorious player this week (a, b, c among them); now a, b, c report
+    # a second one: sharing a target that everybody reports is no evidence of a link.
+    crowd = [report(f"n{i}", "notorious", at=250_000 + i * 900) for i in range(40)]
     history = [report(p, "notorious", at=300_000 + i * 3000) for i, p in enumerate(("a", "b", "c"))]
     now = [report(p, "second", at=450_000 + i * 4000) for i, p in enumerate(("a", "b", "c"))]
-    assert _run(detector, [*history, *now]) == []
+    assert _run(detector, [*crowd, *history, *now]) == []
+
+
+def test_a_small_ring_is_flagged_on_its_second_victim() -> None:
+    detector = CoordinatedReportingDetector()
+    _run(detector, _background())
+    ring = ("s1", "s2", "s3")
+    first = [report(m, "victim1", at=300_000 + j * 20) for j, m in enumerate(ring)]
+    assert _run(detector, first) == []  # one attack looks like any incident
+    second = [report(m, "victim2", at=302_000 + j * 20) for j, m in enumerate(ring)]
+    (finding,) = _run(detector, second)
+    assert set(finding.players) == set(ring) and finding.evidence["victims"] == ["victim2"]
+    assert finding.evidence["statistic"]["group_also_reported"] == "victim1"
 
 
 def test_the_finding_is_emitted_once_per_group() -> None:

@@ -47,6 +47,10 @@ class DistinctInWindow:
     def __len__(self) -> int:
         return len(self._counts)
 
+    def total(self) -> int:
+        """Occurrences in the window."""
+        return len(self._events)
+
     def effective(self) -> float:
         """Effective number of keys, (sum c)^2 / sum c^2: a few popular targets count as few."""
         total = sum(self._counts.values())
@@ -129,7 +133,8 @@ class CoordinatedReportingDetector:
         against = self._by_target.get(event.reported_id)
         reports = against.values() if against is not None else []
         # The most recent reporters only: pairs grow quadratically on a viral target.
-        reporters = sorted(dict.fromkeys(r.reporter_id for r in reversed(reports)).keys())[: self.max_pair_reporters]
+        recent = list(dict.fromkeys(r.reporter_id for r in reversed(reports)))[: self.max_pair_reporters]
+        reporters = sorted(recent)
         if len(reporters) < self.min_reporters:
             return ()
         pairs = list(combinations(reporters, 2))
@@ -140,14 +145,41 @@ class CoordinatedReportingDetector:
             if (link := self._link(a, b, event.reported_id, population, len(pairs))) is not None
         ]
         group = _largest_group(links)
+        p_value = min((lk.p_value for lk in links if lk.a in group), default=1.0)
+        together = self._group_test(reporters, event.reported_id)
+        if together is not None and together[1] < p_value:
+            group, p_value = together[0], together[1]
         share = sum(1 for r in reports if r.reporter_id in group) / len(reports)
-        if len(group) < 2 or share < self.min_share:
+        if len(group) < 2 or share < self.min_share or p_value >= self.alpha:
             return ()
         before = self._reported.get(event.reported_id)
         if before is not None and group <= before:
             return ()
         self._reported.put(event.reported_id, frozenset(group))
-        return (self._finding(event, reports, group, [lk for lk in links if lk.a in group], share),)
+        shared = together[2] if together is not None and together[0] == group else None
+        return (self._finding(event, reports, group, [lk for lk in links if lk.a in group], share, p_value, shared),)
+
+    def _group_test(self, reporters: list[str], target: str) -> tuple[set[str], float, str] | None:
+        """The other target most of these reporters also reported, and how unlikely that is.
+
+        Pairs see little in a small room; a whole group naming the same second player does. Under
+        independence, a member with n other targets names player Y with probability
+        1 - (1 - q_Y)^n, q_Y = Y's share of all reports in the window (a notorious player is named by
+        many honest reporters); c of k members doing so is a binomial tail, Bonferroni-corrected
+        for every candidate and test.
+        """
+        others = {r: {x.reported_id for x in self._history(r)} - {target} for r in reporters}
+        counts = Counter(t for targets in others.values() for t in targets)
+        if not counts:
+            return None
+        shared, c = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        if c < 2:
+            return None
+        against = self._by_target.get(shared)
+        q = (len(against) if against is not None else c) / max(1, self._targets.total())
+        p_each = sum(1 - (1 - q) ** len(t) for t in others.values()) / len(reporters)
+        p_value = min(1.0, 2 * len(counts) * binom_sf(c, len(reporters), p_each))
+        return {r for r, t in others.items() if shared in t}, p_value, shared
 
     def _remember(self, event: SnapCamReport) -> None:
         self._targets.add(event.ts, event.reported_id)
@@ -195,9 +227,15 @@ class CoordinatedReportingDetector:
         return window.values() if window is not None else []
 
     def _finding(
-        self, event: SnapCamReport, reports: list[SnapCamReport], group: set[str], links: list[Link], share: float
+        self,
+        event: SnapCamReport,
+        reports: list[SnapCamReport],
+        group: set[str],
+        links: list[Link],
+        share: float,
+        p_min: float,
+        shared: str | None,
     ) -> Finding:
-        p_min = min(lk.p_value for lk in links)
         cred = sum(self.credibility.of(r) for r in group) / len(group)
         score = min(0.99, (1.0 - p_min) * (0.55 + 0.3 * share) + 0.15 * (self.credibility.prior() - cred))
         members = sorted(group, key=lambda r: (-sum(1 for x in reports if x.reporter_id == r), r))
@@ -221,8 +259,10 @@ class CoordinatedReportingDetector:
                     "value": round(share, 4),
                     "expected": None,
                     "p_value": p_min,
-                    "null_model": "reporters choose targets independently (hypergeometric overlap) "
-                    "and report at independent times (binomial co-timing), Bonferroni-corrected",
+                    "null_model": "reporters choose targets independently (hypergeometric pair overlap, "
+                    "binomial group overlap) and report at independent times (binomial co-timing), "
+                    "Bonferroni-corrected",
+                    "group_also_reported": shared,
                     "links": [
                         {"a": lk.a, "b": lk.b, "shared_targets": lk.shared_targets, "co_timed": lk.co_timed,
                          "shared_venues": lk.shared_venues, "p_value": lk.p_value}
