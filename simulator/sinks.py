@@ -58,12 +58,13 @@ class JsonlSink:
 class KafkaSink:
     """Produces each event to its topic with the partition key of `kafka_key`."""
 
-    def __init__(self, producer: Any) -> None:
+    def __init__(self, producer: Any, *, topic_prefix: str = "") -> None:
         self.producer = producer
+        self.topic_prefix = topic_prefix
 
     def write(self, topic: str, event: Event) -> None:
         """Send asynchronously; `close` waits for every send."""
-        self.producer.send(topic, key=kafka_key(topic, event), value=event.model_dump_json().encode())
+        self.producer.send(self.topic_prefix + topic, key=kafka_key(topic, event), value=event.model_dump_json().encode())
 
     def close(self) -> None:
         """Flush and close the producer."""
@@ -71,11 +72,12 @@ class KafkaSink:
         self.producer.close()
 
 
-def kafka_sink(bootstrap: str) -> KafkaSink:
+def kafka_sink(bootstrap: str, *, topic_prefix: str = "") -> KafkaSink:
     """A Kafka sink on a kafka-python producer (imported only when used)."""
     from kafka import KafkaProducer
 
-    return KafkaSink(KafkaProducer(bootstrap_servers=bootstrap, linger_ms=5, acks=1, retries=5))
+    producer = KafkaProducer(bootstrap_servers=bootstrap, linger_ms=5, acks=1, retries=5)
+    return KafkaSink(producer, topic_prefix=topic_prefix)
 
 
 def paced(
