@@ -7,7 +7,8 @@ Phases (throughput runs repeated `--runs` times, medians reported), all on one b
    counts until every lane (input and re-key) has consumed everything. Two modes:
    `doubles` = the runtime (`serve`) with three cheap test detectors, i.e. the runtime's own cost;
    `registry` = the real `railbird consume` with every registered detector;
-3. latency at a paced 1,000 msg/s (10% abusive, each from a fresh player) with a caught-up runtime:
+3. latency at paced rates (`--rates`, default 1,000 and 200 msg/s; 10% abusive, each from a fresh player)
+   with a caught-up runtime:
    produce -> finding acknowledged by the double, per mode; and, unless `--no-real-api`,
    produce -> enforcement event on `enforcement.events` through the real `railbird api` (SQLite)
    and its outbox relay.
@@ -111,7 +112,7 @@ with three cheap test detectors (one stateless, two keyed), i.e. the runtime's o
 
 
 def start_runtime(bootstrap: str, api_url: str, prefix: str, port: int, log: Path, *, mode: str,
-                  detectors: str = "", max_poll: int = 1000) -> subprocess.Popen[bytes]:
+                  detectors: str = "", max_poll: int = 1000, lookback_s: int = 13 * 3600) -> subprocess.Popen[bytes]:
     """A consumer process for chat.messages in the given mode."""
     env = {
         **os.environ,
@@ -125,6 +126,7 @@ def start_runtime(bootstrap: str, api_url: str, prefix: str, port: int, log: Pat
         "RAILBIRD_LOG_LEVEL": "WARNING",
         "RAILBIRD_CONSUMER_DETECTORS": detectors,
         "RAILBIRD_CONSUMER_MAX_POLL_RECORDS": str(max_poll),
+        "RAILBIRD_CONSUMER_STATE_LOOKBACK_S": str(lookback_s),
     }
     with open(log, "ab") as out:
         return subprocess.Popen(
@@ -188,16 +190,12 @@ def runtime_rate(bootstrap: str, api_url: str, n: int, prefix: str, processes: i
 
 
 def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, rate: int, seconds: float,
-                logdir: Path, detectors: str, backlog: int, mode: str) -> dict[str, float]:
+                logdir: Path, detectors: str, backlog: int, mode: str, processes: int) -> dict[str, float]:
     """p50/p99 produce -> finding written at a paced `rate`, with a caught-up runtime."""
-    port = free_port()
-    # Small polls: at 1,000 msg/s a batch should be what arrived since the last one.
-    proc = start_runtime(bootstrap, api_url, prefix, port, logdir / f"{prefix}.log", mode=mode, detectors=detectors,
-                         max_poll=200)
+    ports, procs = start_group(processes, bootstrap, api_url, prefix, logdir, mode=mode, detectors=detectors)
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
     try:
-        _wait_ready(port)
-        _wait_caught_up(port, backlog)
+        _wait_caught_up(ports, backlog)
         sent: dict[str, float] = {}
         total = int(rate * seconds)
         start = time.perf_counter()
@@ -235,8 +233,7 @@ def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, r
         }
     finally:
         producer.close()
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
+        stop_group(procs)
 
 
 def start_real_api(bootstrap: str, port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
@@ -263,15 +260,13 @@ def start_real_api(bootstrap: str, port: int, db: Path, log: Path) -> subprocess
 
 
 def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, seconds: float, logdir: Path,
-                        backlog: int) -> dict[str, float]:
+                        backlog: int, processes: int) -> dict[str, float]:
     """p50/p99 produce -> enforcement event (automatic mute) through the real API and its relay."""
-    port = free_port()
-    proc = start_runtime(bootstrap, api_url, prefix, port, logdir / f"{prefix}.log", mode="registry", max_poll=200)
+    ports, procs = start_group(processes, bootstrap, api_url, prefix, logdir, mode="registry", detectors="")
     watcher = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None)
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
     try:
-        _wait_ready(port)
-        _wait_caught_up(port, backlog)
+        _wait_caught_up(ports, backlog)
         parts = [TopicPartition(ENFORCEMENT, p) for p in watcher.partitions_for_topic(ENFORCEMENT) or ()]
         watcher.assign(parts)
         watcher.seek_to_end(*parts)
@@ -299,7 +294,7 @@ def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, se
             if delay > 0:
                 time.sleep(delay)
             abusive = k % 10 == 0
-            player = f"{prefix}-{k}" if abusive else None
+            player = f"enf{base}-{k}" if abusive else None
             if player:
                 sent[player] = time.time()
             value = chat_value(base + k, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
@@ -322,20 +317,47 @@ def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, se
     finally:
         producer.close()
         watcher.close()
+        stop_group(procs)
+
+
+def start_group(n: int, bootstrap: str, api_url: str, prefix: str, logdir: Path, *, mode: str, detectors: str
+                ) -> tuple[list[int], list[subprocess.Popen[bytes]]]:
+    """n consumer processes in one group, ready; small polls: at 1,000 msg/s a batch is what just
+    arrived."""
+    ports = [free_port() for _ in range(n)]
+    procs = [
+        # Short lookback: these processes take over a caught-up group; replaying the whole backlog
+        # into the detectors (what a restart costs, measured separately by the tests) is not latency.
+        start_runtime(bootstrap, api_url, prefix, port, logdir / f"{prefix}-{time.time_ns()}-{i}.log", mode=mode,
+                      detectors=detectors, max_poll=200, lookback_s=30)
+        for i, port in enumerate(ports)
+    ]
+    for port in ports:
+        _wait_ready(port)
+    return ports, procs
+
+
+def stop_group(procs: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM every process and reap it."""
+    for proc in procs:
         proc.send_signal(signal.SIGTERM)
+    for proc in procs:
         proc.wait(30)
 
 
-def _wait_caught_up(port: int, backlog: int, timeout_s: float = 600) -> None:
-    """A new group starts at the beginning of the topic: wait until it has consumed everything."""
+def _wait_caught_up(ports: list[int], backlog: int, timeout_s: float = 600) -> None:
+    """Wait until the group has nothing left: its count stopped moving and every route was consumed
+    (`backlog` is unused by a continued group, whose processes count only what is new)."""
     deadline = time.monotonic() + timeout_s
+    last = -1.0
     while True:
-        chat_in, pending = scrape([port])
-        if chat_in >= backlog and all(v <= 0 for v in pending.values()):
+        chat_in, pending = scrape(ports)
+        if chat_in == last and all(v <= 0 for v in pending.values()):
             return
         if time.monotonic() > deadline:
-            raise RuntimeError("the runtime never caught up with the backlog")
-        time.sleep(0.2)
+            raise RuntimeError(f"the runtime never caught up with the backlog of {backlog}")
+        last = chat_in
+        time.sleep(1.0)
 
 
 def _wait_ready(port: int, timeout_s: float = 120) -> None:
@@ -353,26 +375,37 @@ def _wait_ready(port: int, timeout_s: float = 120) -> None:
 def measure_mode(mode: str, args: argparse.Namespace, bootstrap: str, url: str, store: IngestStore,
                  logdir: Path, backlog: int) -> tuple[dict[str, Any], int]:
     """Throughput and latency runs of one mode; its summary and the topic's new record count."""
-    runtime, latency = [], []
+    runtime: list[dict[str, float]] = []
     for run in range(args.runs):
-        runtime.append(runtime_rate(bootstrap, url, args.messages, f"{mode}-rt-{run}", args.processes, logdir,
+        runtime.append(runtime_rate(bootstrap, url, backlog, f"{mode}-rt-{run}", args.processes, logdir,
                                     args.detectors, mode))
         print(f"{mode} run {run}: runtime {runtime[-1]['e2e_msgs_per_s']:,.0f} msg/s "
               f"(input stage {runtime[-1]['input_stage_msgs_per_s']:,.0f})", flush=True)
-    for run in range(args.latency_runs):
-        latency.append(latency_run(bootstrap, url, store, f"{mode}-lat-{run}", args.rate, args.seconds, logdir,
-                                   args.detectors, backlog, mode))
-        backlog += int(args.rate * args.seconds)
-        print(f"{mode} latency run {run}: p50 {latency[-1]['p50_ms']:.1f} ms, p99 {latency[-1]['p99_ms']:.1f} ms "
-              f"at {latency[-1]['achieved_rate_msgs_per_s']:.0f} msg/s", flush=True)
+    latency: dict[str, list[dict[str, float]]] = {}
+    for rate in args.rates:
+        for run in range(args.latency_runs):
+            # The last throughput run's group has consumed everything: latency runs continue it.
+            result = latency_run(bootstrap, url, store, f"{mode}-rt-{args.runs - 1}", rate, args.seconds, logdir,
+                                 args.detectors, backlog, mode, args.processes)
+            latency.setdefault(str(rate), []).append(result)
+            backlog += int(rate * args.seconds)
+            print(f"{mode} latency at {rate}/s run {run}: p50 {result['p50_ms']:.1f} ms, "
+                  f"p99 {result['p99_ms']:.1f} ms (achieved {result['achieved_rate_msgs_per_s']:.0f} msg/s)",
+                  flush=True)
     summary = {
         "runtime_e2e_msgs_per_s_median": round(statistics.median(r["e2e_msgs_per_s"] for r in runtime)),
         "runtime_input_stage_msgs_per_s_median": round(statistics.median(r["input_stage_msgs_per_s"] for r in runtime)),
-        "p50_ms_median": round(statistics.median(r["p50_ms"] for r in latency), 1) if latency else None,
-        "p99_ms_median": round(statistics.median(r["p99_ms"] for r in latency), 1) if latency else None,
+        "latency_ms_by_rate": {rate: _medians(runs) for rate, runs in latency.items()},
         "runs": {"runtime": runtime, "latency": latency},
     }
     return summary, backlog
+
+
+def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {
+        "p50": round(statistics.median(r["p50_ms"] for r in runs), 1),
+        "p99": round(statistics.median(r["p99_ms"] for r in runs), 1),
+    }
 
 
 def main() -> None:
@@ -383,7 +416,8 @@ def main() -> None:
     parser.add_argument("--latency-runs", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2, help="consumer processes in the group (2 cores)")
     parser.add_argument("--partitions", type=int, default=8)
-    parser.add_argument("--rate", type=int, default=1000)
+    parser.add_argument("--rates", type=lambda v: [int(x) for x in v.split(",")], default=[1000, 200],
+                        help="paced rates of the latency phases (msg/s): the target's and one below capacity")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--modes", default="doubles,registry", help="comma-separated: doubles, registry")
     parser.add_argument("--detectors", default="", help="RAILBIRD_CONSUMER_DETECTORS in registry mode (default: all)")
@@ -404,17 +438,20 @@ def main() -> None:
         backlog = args.messages
         for mode in args.modes.split(","):
             modes[mode], backlog = measure_mode(mode, args, broker.bootstrap, url, store, logdir, backlog)
-        enforcement: list[dict[str, float]] = []
+        enforcement: dict[str, list[dict[str, float]]] = {}
         if not args.no_real_api:
             api_port = free_port()
             api = start_real_api(broker.bootstrap, api_port, logdir / "api.db", logdir / "api.log")
             try:
-                for run in range(args.latency_runs):
-                    enforcement.append(enforcement_latency(broker.bootstrap, f"http://127.0.0.1:{api_port}",
-                                                           f"enf-{run}", args.rate, args.seconds, logdir, backlog))
-                    backlog += int(args.rate * args.seconds)
-                    print(f"enforcement latency run {run}: p50 {enforcement[-1]['p50_ms']:.1f} ms, "
-                          f"p99 {enforcement[-1]['p99_ms']:.1f} ms", flush=True)
+                for rate in args.rates:
+                    for run in range(args.latency_runs):
+                        result = enforcement_latency(broker.bootstrap, f"http://127.0.0.1:{api_port}",
+                                                     f"registry-rt-{args.runs - 1}", rate, args.seconds, logdir,
+                                                     backlog, args.processes)
+                        enforcement.setdefault(str(rate), []).append(result)
+                        backlog += int(rate * args.seconds)
+                        print(f"enforcement latency at {rate}/s run {run}: p50 {result['p50_ms']:.1f} ms, "
+                              f"p99 {result['p99_ms']:.1f} ms", flush=True)
             finally:
                 api.send_signal(signal.SIGTERM)
                 api.wait(30)
@@ -432,15 +469,14 @@ def main() -> None:
         "bare_kafka_python_msgs_per_s_median": round(bare_median),
         "bare_runs": bare,
         "target_msgs_per_s": 5000,
-        "latency_rate_msgs_per_s": args.rate,
+        "latency_rates_msgs_per_s": args.rates,
         "latency_measures": "produce -> finding acknowledged by the ingestion double (not enforcement event)",
         "target_p99_ms": 250,
         "modes": modes,
         "enforcement_latency": {
             "measures": "produce -> enforcement.events record (registry runtime -> `railbird api` on SQLite -> "
                         "outbox relay, 100 ms poll), automatic mutes of 10% abusive messages",
-            "p50_ms_median": round(statistics.median(r["p50_ms"] for r in enforcement), 1) if enforcement else None,
-            "p99_ms_median": round(statistics.median(r["p99_ms"] for r in enforcement), 1) if enforcement else None,
+            "latency_ms_by_rate": {rate: _medians(runs) for rate, runs in enforcement.items()},
             "runs": enforcement,
         },
     }
