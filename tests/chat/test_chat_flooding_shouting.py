@@ -80,3 +80,9 @@ def test_calm_back_and_forth_is_not_a_match() -> None:
         ["nice river", "ty", "you always hit", "lucky me", "gg", "gg"])]
     assert _run(ShoutingDetector(), lines) == []
     assert _run(ShoutingMatchDetector(), lines) == []
+
+
+def test_shouting_in_the_lobby_counts_too() -> None:
+    lines = [msg(f"THIS SITE IS RIGGED EVERY HAND {i}!!!", at=i * 10.0, channel="lobby", table_id=None) for i in range(4)]
+    (finding,) = _run(ShoutingDetector(), lines)
+    assert finding.table_id is None

@@ -62,3 +62,10 @@ def test_hand_influence_reports_become_hand_in_play() -> None:
 def test_reports_expire_with_the_window() -> None:
     events = [report("a", "x", at=0), report("b", "x", at=2 * 86_400)]
     assert _run(SnapCamTriageDetector(), events) == []
+
+
+def test_reports_that_name_no_table_weigh_less() -> None:
+    unplaced = [report(f"r{i}", "x", at=i * 20, table_id=None) for i in range(3)]
+    assert _run(SnapCamTriageDetector(), unplaced) == []
+    placed = [report(f"r{i}", "x", at=i * 20) for i in range(2)]
+    assert len(_run(SnapCamTriageDetector(), placed)) == 1

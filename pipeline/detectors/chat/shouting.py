@@ -114,7 +114,7 @@ class ShoutingDetector(_Shouts):
 
     def process(self, event: Event) -> Sequence[Finding]:
         """Report persistent shouting once per window."""
-        if not isinstance(event, ChatMessage) or event.channel == "lobby":
+        if not isinstance(event, ChatMessage):
             return ()
         added = self._add(f"{event.player_id}|{place_of(event)}", event, hostility=False)
         if added is None or not added[1].shouted:
@@ -141,7 +141,7 @@ class ShoutingMatchDetector(_Shouts):
 
     def process(self, event: Event) -> Sequence[Finding]:
         """Report a match once per window."""
-        if not isinstance(event, ChatMessage) or event.channel == "lobby":
+        if not isinstance(event, ChatMessage):
             return ()
         added = self._add(place_of(event), event, hostility=len(event.text) < 400)
         if added is None:

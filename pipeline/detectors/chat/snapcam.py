@@ -29,6 +29,9 @@ class TriageWeights:
     """How much each kind of evidence moves priority (each term enters a noisy-OR)."""
 
     reporter: float = 0.6
+    unplaced: float = 0.5
+    """Factor on a report that names no table or tournament: where the broadcast was seen cannot be
+    checked, so the claim weighs less (a reporter's word still counts)."""
     transcript: float = 0.9
     comment: float = 0.3
     min_priority: float = 0.5
@@ -80,14 +83,19 @@ class SnapCamTriageDetector:
         judged = target.reports.values()
         reports = [j.report for j in judged]
         reporters = {r.reporter_id: self.credibility.of(r.reporter_id) for r in reports}
+        weight = {r.reporter_id: self._weight(r) for r in reports}
         content = [t for j in judged for t in j.terms]
         spans = {k: v for j in judged for k, v in j.spans.items()}
-        priority = _noisy_or([self.weights.reporter * c for c in reporters.values()] + content)
+        priority = _noisy_or([weight[r] * c for r, c in reporters.items()] + content)
         signature = (len(reporters), any(v > 0 for v in content))
         if priority < self.weights.min_priority or signature <= target.last_reported:
             return ()
         target.last_reported = signature
         return (self._finding(event, reports, reporters, priority, spans),)
+
+    def _weight(self, report: SnapCamReport) -> float:
+        placed = report.table_id is not None or report.tournament_id is not None
+        return self.weights.reporter * (1.0 if placed else self.weights.unplaced)
 
     def _content(self, report: SnapCamReport) -> tuple[list[float], dict[str, list[Span]]]:
         terms: list[float] = []
