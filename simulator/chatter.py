@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -102,6 +103,14 @@ class Chatter:
         p.cooldown_until = hand.start + w.rng.expovariate(1.0 / self.interval)
 
 
+def _spaced(t: float, count: int, lo: float, hi: float, rng: random.Random) -> list[float]:
+    """`count` increasing times from t, each gap drawn from [lo, hi] seconds."""
+    times = [t]
+    for _ in range(count - 1):
+        times.append(times[-1] + rng.uniform(lo, hi))
+    return times
+
+
 def next_category(p: Player, categories: list[str]) -> str:
     """Abusers go through their categories in turn, so each one shows up early."""
     p.plants += 1
@@ -118,15 +127,15 @@ def plant_violation(
     lang = p.language
     if category == "flooding":
         texts = [bank_line(FLOOD_LINES, lang, world) for _ in range(rng.randint(8, 12))]
-        times = [t + k * rng.uniform(0.3, 0.8) for k in range(len(texts))]
+        times = _spaced(t, len(texts), 0.3, 0.8, rng)
     elif category == "emoji_spam":
         count = rng.randint(5, 7)
         texts = [EMOJI_SPAM[rng.randrange(len(EMOJI_SPAM))] * rng.randint(1, 2) for _ in range(count)]
-        times = [t + k * rng.uniform(1, 3) for k in range(count)]
+        times = _spaced(t, count, 1.0, 3.0, rng)
     elif category in ("harassment", "shouting"):
         count = 3 if category == "harassment" else rng.randint(4, 5)
         texts = [bank_line(VIOLATIONS[category], lang, world).replace("{v}", "@" + victim.nickname) for _ in range(count)]
-        times = [t + k * rng.uniform(5, 12) for k in range(count)]
+        times = _spaced(t, count, 5.0, 12.0, rng)
     else:
         texts = [bank_line(VIOLATIONS[category], lang, world).replace("{v}", victim.nickname)]
         times = [t]
