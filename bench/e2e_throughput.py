@@ -166,7 +166,7 @@ def runtime_rate(bootstrap: str, api_url: str, n: int, prefix: str, processes: i
         start_runtime(bootstrap, api_url, prefix, p, logdir / f"{prefix}-{i}.log", mode=mode, detectors=detectors)
         for i, p in enumerate(ports)
     ]
-    try:
+    try:  # the processes are stopped however this ends
         t0 = c0 = None
         input_done = None
         deadline = time.monotonic() + 600
@@ -183,10 +183,7 @@ def runtime_rate(bootstrap: str, api_url: str, n: int, prefix: str, processes: i
             time.sleep(0.1)
         raise RuntimeError("runtime did not drain the backlog in 600 s")
     finally:
-        for proc in procs:
-            proc.send_signal(signal.SIGTERM)
-        for proc in procs:
-            proc.wait(30)
+        stop_group(procs)
 
 
 def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, rate: int, seconds: float,
@@ -332,17 +329,25 @@ def start_group(n: int, bootstrap: str, api_url: str, prefix: str, logdir: Path,
                       detectors=detectors, max_poll=200, lookback_s=30)
         for i, port in enumerate(ports)
     ]
-    for port in ports:
-        _wait_ready(port)
+    try:
+        for port in ports:
+            _wait_ready(port)
+    except RuntimeError:
+        stop_group(procs)
+        raise
     return ports, procs
 
 
 def stop_group(procs: list[subprocess.Popen[bytes]]) -> None:
-    """SIGTERM every process and reap it."""
+    """SIGTERM every process and reap it (SIGKILL after 30 s): no consumer outlives the bench."""
     for proc in procs:
         proc.send_signal(signal.SIGTERM)
     for proc in procs:
-        proc.wait(30)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def _wait_caught_up(ports: list[int], backlog: int, timeout_s: float = 600) -> None:
@@ -360,7 +365,7 @@ def _wait_caught_up(ports: list[int], backlog: int, timeout_s: float = 600) -> N
         time.sleep(1.0)
 
 
-def _wait_ready(port: int, timeout_s: float = 120) -> None:
+def _wait_ready(port: int, timeout_s: float = 300) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:

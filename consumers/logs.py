@@ -48,3 +48,5 @@ def configure_json_logging(*, level: str, stream: IO[str] | None = None) -> None
     root.setLevel(level.upper())
     # kafka-python logs every reconnect at INFO/WARNING; keep its noise out of our stream.
     logging.getLogger("kafka").setLevel(logging.ERROR)
+    # httpx logs every request at INFO: one line per batch is noise, errors come from the lane.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
