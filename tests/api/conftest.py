@@ -4,36 +4,20 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from api_support import SERVICE_TOKEN, FakeClock, Users
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 
 from api.app import create_app
-from api.auth import service as auth
-from api.db import make_engine, make_sessions, migrate
+from api.db import make_engine, migrate
 from api.deps import ApiConfig
 from api.models import Base
 from railbird.settings import Settings
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-SERVICE_TOKEN = "test-service-token"
-
-
-@dataclass
-class FakeClock:
-    """A clock tests move by hand."""
-
-    now: datetime = field(default_factory=lambda: datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kwargs: float) -> None:
-        self.now += timedelta(**kwargs)
 
 
 def _pg_available() -> str | None:
@@ -112,30 +96,6 @@ def client(engine: Engine, settings: Settings, app_config: ApiConfig) -> Iterato
     app = create_app(settings=settings, config=app_config, engine=engine, run_migrations=False)
     with TestClient(app) as c:
         yield c
-
-
-@dataclass
-class Users:
-    """Creates users with tokens directly through the service layer."""
-
-    engine: Engine
-    clock: FakeClock
-
-    def token(self, role: str, username: str | None = None, ttl: timedelta = timedelta(days=2),
-              password: str | None = None) -> str:
-        sessions = make_sessions(self.engine)
-        with sessions() as s:
-            name = username or f"{role}_{uuid.uuid4().hex[:6]}"
-            user = auth.user_by_name(s, name) or auth.create_user(
-                s, username=name, role=role, password=password, actor="test", now=self.clock())
-            raw, _ = auth.issue_token(s, user=user, kind="api", label="test", ttl=ttl, now=self.clock())
-            s.commit()
-            return raw
-
-    def headers(self, role: str, username: str | None = None) -> dict[str, str]:
-        if role == "service":
-            return {"Authorization": f"Bearer {SERVICE_TOKEN}"}
-        return {"Authorization": f"Bearer {self.token(role, username)}"}
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from api_factories import batch, chat_finding
-from conftest import SERVICE_TOKEN
+from api_support import SERVICE_TOKEN
 from sqlalchemy import text
 
 from railbird.commands import audit as audit_cmd

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import SERVICE_TOKEN
+from api_support import SERVICE_TOKEN
 
 from api.app import create_app
 from api.auth import service as auth

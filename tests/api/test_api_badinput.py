@@ -7,7 +7,7 @@ import json
 import pytest
 import schemathesis
 from api_factories import batch, chat_finding
-from conftest import SERVICE_TOKEN, Users
+from api_support import SERVICE_TOKEN, Users
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 

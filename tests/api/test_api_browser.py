@@ -73,8 +73,8 @@ def _rich_findings() -> list[Finding]:
 
 
 @pytest.fixture
-def live(tmp_path):
-    from consumers.broker import EmbeddedBroker, free_port
+def live(tmp_path, kafka_broker):
+    from consumers.broker import free_port
     from consumers.topics import ensure_topics
 
     topic = f"enforcement.events.{uuid.uuid4().hex[:8]}"
@@ -85,36 +85,36 @@ def live(tmp_path):
     with sessions() as s:
         auth.create_user(s, username="mona", role="moderator", password="moderator-pass-1", actor="test",
                          now=T0)
-    with EmbeddedBroker(port=free_port()) as broker:
-        ensure_topics(broker.bootstrap, partitions=1, topics=[topic])
+    broker = kafka_broker
+    ensure_topics(broker.bootstrap, partitions=1, topics=[topic])
 
-        def relay(sess):
-            return Relay(sessions=sess, producer_factory=lambda: kafka_producer(broker.bootstrap), topic=topic,
-                         interval_s=0.1)
+    def relay(sess):
+        return Relay(sessions=sess, producer_factory=lambda: kafka_producer(broker.bootstrap), topic=topic,
+                     interval_s=0.1)
 
-        app = create_app(settings=settings, config=ApiConfig(service_token=TOKEN, env="test"), engine=engine,
-                         sessions=sessions, run_migrations=False, relay_factory=relay)
-        port = free_port()
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        r = httpx.post(f"{base}/v1/findings/batch", json=batch(*_rich_findings()),
-                       headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
-        assert r.status_code == 200, r.text
+    app = create_app(settings=settings, config=ApiConfig(service_token=TOKEN, env="test"), engine=engine,
+                     sessions=sessions, run_migrations=False, relay_factory=relay)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
         try:
-            yield base, broker.bootstrap, topic
-        finally:
-            server.should_exit = True
-            thread.join(10)
-            engine.dispose()
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    r = httpx.post(f"{base}/v1/findings/batch", json=batch(*_rich_findings()),
+                   headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+    assert r.status_code == 200, r.text
+    try:
+        yield base, broker.bootstrap, topic
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        engine.dispose()
 
 
 def test_moderator_works_a_case_to_a_published_sanction(live):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from api_factories import batch, chat_finding
-from conftest import SERVICE_TOKEN
+from api_support import SERVICE_TOKEN
 
 SVC = {"Authorization": f"Bearer {SERVICE_TOKEN}"}
 XSS = '<script>alert("x")</script><img src=x onerror=alert(1)> idiot'

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from api_factories import T0, batch, chat_finding
-from conftest import SERVICE_TOKEN
+from api_support import SERVICE_TOKEN
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 

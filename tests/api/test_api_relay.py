@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 from api_factories import T0, batch, chat_finding
-from conftest import SERVICE_TOKEN
+from api_support import SERVICE_TOKEN
 from kafka.errors import KafkaError, KafkaTimeoutError
 from sqlalchemy import select
 
@@ -95,32 +95,31 @@ def test_relay_thread_backs_off_and_recovers(client, engine, clock):
 
 
 @pytest.mark.kafka
-def test_confirmed_sanction_reaches_the_broker(client, users, engine, clock):
+def test_confirmed_sanction_reaches_the_broker(client, users, engine, clock, kafka_broker):
     from kafka import KafkaConsumer
 
-    from consumers.broker import EmbeddedBroker, free_port
     from consumers.topics import ensure_topics
 
     topic = f"enforcement.events.{uuid.uuid4().hex[:8]}"
-    with EmbeddedBroker(port=free_port()) as broker:
-        ensure_topics(broker.bootstrap, partitions=2, topics=[topic])
-        relay = Relay(sessions=make_sessions(engine), producer_factory=lambda: kafka_producer(broker.bootstrap),
-                      topic=topic, interval_s=0.05)
-        relay.start()
-        try:
-            case_id = client.post("/v1/findings/batch", json=batch(chat_finding(1)), headers=SVC).json()["case_ids"][0]
-            mod = users.headers("moderator")
-            client.post(f"/v1/cases/{case_id}/claim", headers=mod)
-            r = client.post(f"/v1/cases/{case_id}/decisions",
-                            json={"kind": "confirm", "reason": "insult", "apply": True}, headers=mod)
-            sanction_id = r.json()["sanctions"][0]["id"]
-            consumer = KafkaConsumer(topic, bootstrap_servers=broker.bootstrap, auto_offset_reset="earliest",
-                                     group_id=f"g-{uuid.uuid4().hex[:6]}", session_timeout_ms=6000,
-                                     heartbeat_interval_ms=1000, consumer_timeout_ms=20000)
-            record = next(iter(consumer))
-            consumer.close()
-        finally:
-            relay.stop()
+    broker = kafka_broker
+    ensure_topics(broker.bootstrap, partitions=2, topics=[topic])
+    relay = Relay(sessions=make_sessions(engine), producer_factory=lambda: kafka_producer(broker.bootstrap),
+                  topic=topic, interval_s=0.05)
+    relay.start()
+    try:
+        case_id = client.post("/v1/findings/batch", json=batch(chat_finding(1)), headers=SVC).json()["case_ids"][0]
+        mod = users.headers("moderator")
+        client.post(f"/v1/cases/{case_id}/claim", headers=mod)
+        r = client.post(f"/v1/cases/{case_id}/decisions",
+                        json={"kind": "confirm", "reason": "insult", "apply": True}, headers=mod)
+        sanction_id = r.json()["sanctions"][0]["id"]
+        consumer = KafkaConsumer(topic, bootstrap_servers=broker.bootstrap, auto_offset_reset="earliest",
+                                 group_id=f"g-{uuid.uuid4().hex[:6]}", session_timeout_ms=6000,
+                                 heartbeat_interval_ms=1000, consumer_timeout_ms=20000)
+        record = next(iter(consumer))
+        consumer.close()
+    finally:
+        relay.stop()
     event = json.loads(record.value)
     assert record.key == b"p-alice"
     assert event["type"] == "railbird.enforcement.chat_ban" and event["data"]["action_id"] == sanction_id

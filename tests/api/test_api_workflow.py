@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from api_factories import T0, batch, chat_finding
-from conftest import SERVICE_TOKEN
+from api_support import SERVICE_TOKEN
 from sqlalchemy import select
 
 from api.db import make_sessions
