@@ -238,64 +238,75 @@ class LexiconHit:
 
 
 class Lexicon:
-    """Folded term -> bitmask of languages; a second map holds accent-free forms of accented terms,
-    used only for tokens typed without accents (so Vietnamese 'lớn' never matches 'lồn')."""
+    """Folded term -> bitmask of languages, split for speed into single words (with accent-free
+    forms of accented words, used only by tokens typed without accents, so Vietnamese 'lớn' never
+    matches 'lồn'; and id/hu inflections the lists lack) and phrases (keyed by first word)."""
 
     def __init__(self, terms: dict[str, int]) -> None:
         self.terms = terms
-        self.bare: dict[str, int] = {}
+        self.words: dict[str, int] = {}
+        self.phrases: dict[str, int] = {}
+        self.first: dict[str, int] = {}
+        """First word of a phrase -> its longest phrase length in words."""
         self.squeezed: dict[str, int] = {}
         # One translate table for every character the terms use: fast enough to build at load.
         chars = {c for term in terms for c in term if not c.isascii()}
         table = str.maketrans({c: _strip(c) for c in chars})
+        inflected = LANG_BIT["id"] | LANG_BIT["hu"]
         for term, mask in terms.items():
-            b = term if term.isascii() else term.translate(table)
+            bare = term if term.isascii() else term.translate(table)
             # Accent-free single short syllables are too ambiguous (Vietnamese 'lon' vs 'lớn').
-            if b != term and (" " in b or len(b) >= 5):
-                self.bare[b] = self.bare.get(b, 0) | mask
-            s = _SQUEEZE.sub(r"\1", b) if _DOUBLE.search(b) else b
-            if len(s) >= 4:
-                self.squeezed[s] = self.squeezed.get(s, 0) | mask
+            forms = [term, bare] if bare != term and (" " in bare or len(bare) >= 5) else [term]
+            if " " not in term and mask & inflected and len(term) >= 4:
+                forms += [term + suffix for suffix in _SUFFIXES]
+            for form in forms:
+                if " " in form:
+                    self.phrases[form] = self.phrases.get(form, 0) | mask
+                    head, n = form.split(" ", 1)[0], form.count(" ") + 1
+                    self.first[head] = max(self.first.get(head, 0), n)
+                else:
+                    self.words[form] = self.words.get(form, 0) | mask
+            squeezed = _SQUEEZE.sub(r"\1", bare) if _DOUBLE.search(bare) else bare
+            if len(squeezed) >= 4 and " " not in squeezed:
+                self.squeezed[squeezed] = self.squeezed.get(squeezed, 0) | mask
+        for word in POKER_SAFE | EVERYDAY:
+            self.words.pop(word, None)
+            self.phrases.pop(word, None)
+            self.squeezed.pop(word, None)
 
     def find(self, view: View) -> list[LexiconHit]:
         """Longest-first matches of terms on whole words of the view."""
-        tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(view.text)]
+        text = view.text
+        tokens = _WORD.findall(text)
+        squeezed = tokens
+        if _DOUBLE.search(text):
+            squeezed = _WORD.findall(_SQUEEZE.sub(r"\1", text))
+            if len(squeezed) != len(tokens):
+                squeezed = tokens
+        candidates = self.words.keys() & tokens or self.first.keys() & tokens
+        if not candidates and (squeezed is tokens or not self.squeezed.keys() & squeezed):
+            return []  # the common case, decided in C
+        spans = [m.span() for m in _WORD.finditer(text)]
         hits: list[LexiconHit] = []
         i = 0
         while i < len(tokens):
-            matched = 0
-            for n in range(min(MAX_PHRASE, len(tokens) - i), 0, -1):
-                phrase = " ".join(t[2] for t in tokens[i : i + n])
-                mask = self._lookup(phrase)
-                if mask:
-                    hits.append(LexiconHit(tokens[i][0], tokens[i + n - 1][1], mask))
-                    matched = n
-                    break
-            i += matched or 1
+            n, mask = self._match_at(tokens, squeezed, i)
+            if mask:
+                hits.append(LexiconHit(spans[i][0], spans[i + n - 1][1], mask))
+            i += n
         return hits
 
-    def _lookup(self, phrase: str) -> int:
-        if phrase in POKER_SAFE or phrase in EVERYDAY:
-            return 0
-        mask = self.terms.get(phrase, 0)
-        if mask:
-            return mask
-        if phrase.isascii():
-            mask = self.bare.get(phrase, 0)
-            if not mask and _SQUEEZE.search(phrase):
-                mask = self.squeezed.get(_SQUEEZE.sub(r"\1", phrase), 0)
-        if not mask and " " not in phrase:
-            mask = self._suffixed(phrase)
-        return mask
-
-    def _suffixed(self, word: str) -> int:
-        """A listed word with an inflection the lists lack (id -nya/-lah/-mu, hu -ok/-ot/-t ...)."""
-        for suffix in _SUFFIXES:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-                mask = self.terms.get(word[: -len(suffix)], 0)
-                if mask:
-                    return mask
-        return 0
+    def _match_at(self, tokens: list[str], squeezed: list[str], i: int) -> tuple[int, int]:
+        """(words consumed, mask) of the longest term starting at token i; (1, 0) when none."""
+        longest = self.first.get(tokens[i], 0)
+        for n in range(min(longest, len(tokens) - i), 1, -1):
+            mask = self.phrases.get(" ".join(tokens[i : i + n]), 0)
+            if mask:
+                return n, mask
+        mask = self.words.get(tokens[i], 0)
+        if not mask and squeezed[i] != tokens[i]:
+            mask = self.squeezed.get(squeezed[i], 0)
+        return 1, mask
 
 
 def _strip(text: str) -> str:

@@ -98,9 +98,20 @@ class Normalizer:
         self.max_chars = max_chars
         # Tables for the scripts the room uses; other characters are computed on the fly.
         ranges = [(0, 0x250), (0x370, 0x530), (0x1E00, 0x1F00), (0x2000, 0x2070), (0xFF00, 0xFF70)]
+        ranges += [(0x1F000, 0x1FB00), (0x2190, 0x2C00)]  # emoji and symbols: common, fold to themselves
         self._fold = {chr(c): fold_char(chr(c)) for lo, hi in ranges for c in range(lo, hi)}
         self._bare = {k: "".join(strip_accents(c) or c for c in v) for k, v in self._fold.items()}
         self._ascii_table = str.maketrans({chr(c): " " for c in range(32) if chr(c) not in "\t\n"})
+        # Fast path: text made only of characters that fold to exactly one character is folded
+        # by two C-level str.translate calls with identity offsets; anything else takes the loop.
+        regular = {k: v for k, v in self._fold.items() if len(v) == 1}
+        self._fold_table = str.maketrans({k: v for k, v in regular.items() if k != v})
+        self._bare_table = str.maketrans(
+            {v: b for k, v in regular.items() if (b := self._bare[k]) != v and len(b) == 1}
+        )
+        irregular = "".join(re.escape(k) for k, v in self._fold.items() if len(v) != 1)
+        allowed = "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi - 1))}" for lo, hi in ranges)
+        self._irregular = re.compile(f"[^{allowed}]|[{irregular}]")
 
     def views(self, text: str) -> Views:
         """All views of `text` (truncated to `max_chars` first)."""
@@ -108,6 +119,10 @@ class Normalizer:
         if text.isascii():
             plain = View(text.translate(self._ascii_table).lower(), None)
             bare = plain
+        elif not self._irregular.search(text):
+            folded = text.translate(self._fold_table)
+            plain = View(_fix_homoglyphs(folded), None)
+            bare = View(_fix_homoglyphs(folded.translate(self._bare_table)), None)
         else:
             plain, bare = self._fold_unicode(text)
         return Views(plain=plain, bare=bare, folded=_fold_tricks(plain))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from models.chat.normalize import strip_accents
 from models.chat.patterns import PATTERNS
@@ -161,7 +162,7 @@ _HANDLE = re.compile(
     rf"|\b{_MESSENGERS}\s+(?=[a-z0-9_.]*\d)[a-z0-9_.\-]{{4,32}}"
     r"|(?<![\w@])@[a-z0-9_]{4,32}\b"
 )
-_HANDLE_CONTEXT = re.compile(r"\d{3}|@")
+_NO_DIGITS = str.maketrans("", "", "0123456789")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,31 +176,116 @@ class RuleHit:
     reason: str
 
 
+_COMMON = frozenset(
+    [
+        "i",
+        "a",
+        "an",
+        "the",
+        "to",
+        "it",
+        "s",
+        "t",
+        "of",
+        "and",
+        "or",
+        "me",
+        "my",
+        "you",
+        "u",
+        "ya",
+        "yo",
+        "is",
+        "are",
+        "on",
+        "in",
+        "at",
+        "this",
+        "that",
+        "so",
+        "do",
+        "be",
+        "we",
+    ]
+)
+_ESCAPE = re.compile(r"\\[a-zA-Z]|\[[^\]]*\]|\{[^}]*\}")
+_LITERAL = re.compile(r"[^\W\d_]+")
+_TOKEN = re.compile(r"[^\W\d_]+")
+
+
+def triggers(pattern: str) -> frozenset[str]:
+    """Words of a pattern's literal text, minus very common ones: a text none of whose words
+    equals (short) or starts like (4+ letters) one of them cannot match, so the regex is skipped.
+    Empty = always run the regex."""
+    words = _LITERAL.findall(_ESCAPE.sub(" ", pattern))
+    return frozenset(w if len(w) < 4 else w[:4] for w in words if w not in _COMMON)
+
+
+def _loosen(pattern: str) -> str:
+    """An RE2-compilable pattern matching at least everything `pattern` matches: Python's
+    Unicode word classes spelled as Unicode properties, word boundaries and lookarounds dropped."""
+    out = pattern.replace(r"[^\W\d_]", r"\pL").replace(r"\w", r"[\pL\pN_]").replace(r"\W", r"[^\pL\pN_]")
+    out = out.replace(r"\b", "")
+    while (start := out.find("(?!")) >= 0 or (start := out.find("(?=")) >= 0:
+        depth, end = 0, start
+        for end in range(start, len(out)):
+            depth += {"(": 1, ")": -1}.get(out[end], 0) if out[end - 1 : end] != "\\" else 0
+            if depth == 0:
+                break
+        out = out[:start] + out[end + 1 :]
+    return out
+
+
+def _re2_set(patterns: list[str]) -> Any:
+    """RE2 multi-pattern set (one linear pass for every pattern), or None without google-re2."""
+    try:
+        import re2
+    except ImportError:
+        return None
+    regex_set = re2.Set.SearchSet(re2.Options())
+    for pattern in patterns:
+        if regex_set.Add(pattern) < 0:
+            return None
+    regex_set.Compile()
+    return regex_set
+
+
 class RuleSet:
-    """The compiled patterns (grouped per category: one regex scan per category)."""
+    """The compiled patterns, each behind a word trigger so most lines run none of them."""
 
     def __init__(self) -> None:
-        grouped: dict[str, list[tuple[float, str]]] = {}
-        for category, score, pattern in PATTERNS:
-            grouped.setdefault(category, []).append((score, _bare_pattern(pattern)))
-        self._compiled = [
-            (category, [(score, re.compile(p)) for score, p in items]) for category, items in grouped.items()
-        ]
-        self._any = {
-            category: re.compile("|".join(f"(?:{p})" for _, p in items))
-            for category, items in grouped.items()
-        }
+        self._patterns: list[tuple[str, float, re.Pattern[str]]] = []
+        self._by_word: dict[str, set[int]] = {}
+        self._always: set[int] = set()
+        for k, (category, score, pattern) in enumerate(PATTERNS):
+            bare = _bare_pattern(pattern)
+            self._patterns.append((category, score, re.compile(bare)))
+            words = triggers(bare)
+            if not words:
+                self._always.add(k)
+            for word in words:
+                self._by_word.setdefault(word, set()).add(k)
+        self._set = _re2_set([_loosen(_bare_pattern(p)) for _, _, p in PATTERNS])
 
-    def find(self, text: str) -> list[RuleHit]:
+    def active(self, text: str) -> set[int]:
+        """Indices of the patterns that may match: RE2's one-pass multi-pattern set when the
+        library is installed (a loosened superset of every pattern), else the trigger words."""
+        if self._set is not None:
+            return set(self._set.Match(text) or ())
+        tokens = set(_TOKEN.findall(text))
+        keys = tokens | {t[:4] for t in tokens if len(t) > 4}
+        found = set(self._always)
+        for word in self._by_word.keys() & keys:
+            found |= self._by_word[word]
+        return found
+
+    def find(self, text: str, *, prefilter: bool = True) -> list[RuleHit]:
         """Every rule hit in a bare-view text."""
         hits: list[RuleHit] = []
-        for category, items in self._compiled:
-            if not self._any[category].search(text):
-                continue  # one combined scan rules the category out for most lines
-            for score, regex in items:
-                hits.extend(
-                    RuleHit(category, score, m.start(), m.end(), category) for m in regex.finditer(text)
-                )
+        indices = self.active(text) if prefilter else range(len(self._patterns))
+        for k in sorted(indices):
+            category, score, regex = self._patterns[k]
+            hits.extend(RuleHit(category, score, m.start(), m.end(), category) for m in regex.finditer(text))
         hits.extend(find_links(text))
         hits.extend(find_contacts(text))
         return hits
@@ -276,13 +362,25 @@ def link_risk(host: str, url: str) -> tuple[float, str]:
 
 def find_contacts(text: str) -> list[RuleHit]:
     """Contact details posted in chat: e-mail, phone numbers, messenger handles."""
-    hits = [RuleHit("personal_info", 0.85, m.start(), m.end(), "e-mail") for m in _EMAIL.finditer(text)]
+    hits = (
+        [RuleHit("personal_info", 0.85, m.start(), m.end(), "e-mail") for m in _EMAIL.finditer(text)]
+        if "@" in text
+        else []
+    )
+    if len(text) - len(text.translate(_NO_DIGITS)) < 9:
+        return hits + _handles(text)
     for m in _PHONE.finditer(text):
         digits = sum(c.isdigit() for c in m.group(0))
         amount = re.fullmatch(r"\d{1,3}(?:[,.]\d{3})+", m.group(0).replace(" ", ""))  # chip counts
         if 9 <= digits <= 15 and not amount:
             hits.append(RuleHit("personal_info", 0.8, m.start(), m.end(), "phone number"))
-    if "@" in text or _HANDLE_CONTEXT.search(text) or any(w in text for w in ("wa", "tele", "line", "zalo")):
+    return hits + _handles(text)
+
+
+def _handles(text: str) -> list[RuleHit]:
+    """Messenger handles: '@name' alone is weak, 'telegram: name' or 'wa 0812...' strong."""
+    hits: list[RuleHit] = []
+    if "@" in text or ":" in text or "=" in text or len(text) - len(text.translate(_NO_DIGITS)) >= 3:
         for m in _HANDLE.finditer(text):
             if m.group(0).startswith("@") and "@" in text[max(0, m.start() - 1) : m.start()]:
                 continue
