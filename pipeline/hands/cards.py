@@ -124,14 +124,17 @@ def category(strength: int) -> int:
 def equity_heads_up(
     hero: Sequence[int], villain: Sequence[int], board: Sequence[int], *, samples: int, seed: int
 ) -> float:
-    """Hero's share of the pot against villain: exact for 0-1 cards to come, else sampled runouts."""
+    """Hero's share of the pot against villain: exact on the river, else `samples` seeded runouts."""
     missing = 5 - len(board)
     if missing <= 0:
         return _share(rank_hand([*hero, *board]), rank_hand([*villain, *board]))
     used = set(hero) | set(villain) | set(board)
     stub = [c for c in DECK if c not in used]
-    if missing == 1:
-        runs: list[Sequence[int]] = [(c,) for c in stub]
+    runs: list[Sequence[int]]
+    if missing == 1 and len(stub) <= samples:
+        runs = [(c,) for c in stub]
+    elif missing == 1:
+        runs = [(c,) for c in random.Random(seed).sample(stub, samples)]
     else:
         # Windows of one shuffled deck per pass: many runouts per shuffle, cheaper than sampling each.
         rng = random.Random(seed)

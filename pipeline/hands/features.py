@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pipeline.hands.cards import TWO_PAIR, category, equity_heads_up, rank_hand
 from pipeline.hands.engine import BOARD_SIZES, PREFLOP, Replay, Step
 
-EQUITY_SAMPLES = 32
+EQUITY_SAMPLES = 24
 TRANSFER_CLIP_BB = 30.0
 """One monster pot must not decide a pair's statistic on its own."""
 SHORT_STACK_BB = 15

@@ -25,7 +25,7 @@ class CollusionThresholds:
     min_bet_chances: int = 12
     soft_p: float = 1e-9
     soft_each_p: float = 1e-3
-    soft_min_gap: float = 0.2
+    soft_min_gap: float = 0.08
     soft_max_ratio: float = 0.4
     """Soft play is near-total avoidance: the observed bet rate is at most this share of expected..."""
     soft_max_ratio_reverse: float = 0.5
