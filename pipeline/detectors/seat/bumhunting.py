@@ -25,10 +25,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scipy.stats import binom, norm
-
 from pipeline.categories import rule_of
 from pipeline.contracts import HAND, SEAT, Event, HandRecord, SeatActivity
+from pipeline.detectors.seat.bumhunting_stats import (
+    BumhuntConfig,
+    avoidance_test,
+    flight_test,
+    selection_test,
+)
 from pipeline.detectors.seat.common import iso, timeline_entry, utc
 from pipeline.detectors.seat.guard import InputGuard
 from pipeline.detectors.seat.skill import SkillTable
@@ -36,28 +40,6 @@ from pipeline.findings import Finding, stable_id
 
 CATEGORY = "bumhunting"
 SWEEP_EVERY = 8_192
-NULL_MODEL = (
-    "leaving is independent of who arrives: flights after strong arrivals ~ Binomial(exposures, p0), "
-    "p0 = player's flight rate after other arrivals shrunk towards the population rate; "
-    "Bonferroni over players tested"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class BumhuntConfig:
-    """Thresholds of the bumhunting statistics; defaults justified in docs/seat-integrity.md."""
-
-    flight_window: float = 300.0
-    strong_z: float = 0.8
-    weak_z: float = -0.8
-    min_exposures: int = 8
-    min_flights: int = 5
-    min_flight_rate: float = 0.5
-    prior_strength: float = 20.0
-    min_joins: int = 10
-    alpha: float = 0.01
-    victim_min: int = 2
-    player_ttl: float = 30 * 86_400.0
 
 
 @dataclass(slots=True)
@@ -275,71 +257,37 @@ class BumhuntingDetector:
         return [self._finding(ts, ev, b, flight, join, avoid)]
 
     def _flight_test(self, b: _Behaviour) -> dict[str, Any]:
-        cfg = self.config
-        k, n = b.flights_strong, b.exp_strong
-        if n < cfg.min_exposures or k < cfg.min_flights or k < cfg.min_flight_rate * n:
-            return {"p_adjusted": 1.0}
-        pop_rate = self._pop_flights_other / max(self._pop_exp_other, 1)
-        p0 = (b.flights_other + cfg.prior_strength * pop_rate) / (b.exp_other + cfg.prior_strength)
-        p0 = min(max(p0, 1e-3), 0.999)
-        tested = self._tested_flight
-        p_value = float(binom.sf(k - 1, n, p0))
-        return {
-            "name": "flight_after_strong_arrival",
-            "value": round(k / n, 4),
-            "flights": k,
-            "exposures": n,
-            "expected": round(p0, 4),
-            "other_flights": b.flights_other,
-            "other_exposures": b.exp_other,
-            "p_value": p_value,
-            "p_adjusted": min(1.0, p_value * max(tested, 1)),
-            "n_tests": tested,
-            "null_model": NULL_MODEL,
-        }
+        return flight_test(
+            flights=b.flights_strong,
+            exposures=b.exp_strong,
+            other_flights=b.flights_other,
+            other_exposures=b.exp_other,
+            pop_rate=self._pop_flights_other / max(self._pop_exp_other, 1),
+            n_tests=self._tested_flight,
+            cfg=self.config,
+        )
 
     def _join_test(self, b: _Behaviour) -> dict[str, Any]:
-        cfg = self.config
-        if b.joins < cfg.min_joins or self._join_n < 2 * cfg.min_joins:
+        if b.joins < self.config.min_joins or self._join_n < 2 * self.config.min_joins:
             return {"p_adjusted": 1.0}
         sd = math.sqrt(self._join_m2 / (self._join_n - 1)) or 1e-6
-        mean = b.join_skill / b.joins
-        z = (mean - self._join_mean) / (sd / math.sqrt(b.joins))
-        if z > -3.0:
-            return {"p_adjusted": 1.0}  # cannot pass any Bonferroni threshold; skip the tail computation
-        tested = self._tested_join
-        p_value = float(norm.cdf(z))
-        return {
-            "name": "opponent_skill_at_join",
-            "value": round(mean, 4),
-            "expected": round(self._join_mean, 4),
-            "z": round(z, 3),
-            "joins": b.joins,
-            "p_value": p_value,
-            "p_adjusted": min(1.0, p_value * max(tested, 1)),
-            "n_tests": tested,
-            "null_model": "opponents' mean skill at join ~ Normal(mean over all joins, sd/sqrt(joins))",
-        }
+        return selection_test(
+            joins=b.joins,
+            mean=b.join_skill / b.joins,
+            mean_all=self._join_mean,
+            sd_all=sd,
+            n_tests=self._tested_join,
+        )
 
     def _avoid_test(self, b: _Behaviour) -> dict[str, Any]:
-        cfg = self.config
-        if b.joins < cfg.min_joins or self._join_n < 2 * cfg.min_joins:
+        if b.joins < self.config.min_joins or self._join_n < 2 * self.config.min_joins:
             return {"p_adjusted": 1.0}
-        base = min(max(self._join_with_strong / self._join_n, 1e-3), 0.999)
-        spread = math.sqrt(b.joins * base * (1 - base))
-        if b.joins_with_strong > b.joins * base - 2.0 * spread:
-            return {"p_adjusted": 1.0}  # within two standard deviations: no tail computation needed
-        p_value = float(binom.cdf(b.joins_with_strong, b.joins, base))
-        return {
-            "name": "joins_with_a_strong_opponent",
-            "value": round(b.joins_with_strong / b.joins, 4),
-            "expected": round(base, 4),
-            "joins": b.joins,
-            "p_value": p_value,
-            "p_adjusted": min(1.0, p_value * max(self._tested_join, 1)),
-            "n_tests": self._tested_join,
-            "null_model": "joins with a strong opponent seated ~ Binomial(joins, share over all joins)",
-        }
+        return avoidance_test(
+            joins=b.joins,
+            with_strong=b.joins_with_strong,
+            share_all=self._join_with_strong / self._join_n,
+            n_tests=self._tested_join,
+        )
 
     def _finding(
         self,
