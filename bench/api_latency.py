@@ -140,6 +140,13 @@ def timed(client: httpx.Client, path: str, params: dict[str, Any] | None = None)
     return ms, r.json()
 
 
+def timed_raw(client: httpx.Client, path: str) -> float:
+    """Milliseconds for a request that touches neither auth nor the database (the HTTP floor)."""
+    t = time.perf_counter()
+    client.get(path)
+    return (time.perf_counter() - t) * 1000
+
+
 def queue_latencies(client: httpx.Client, n: int, rng: random.Random) -> list[float]:
     """First pages and cursor-followed pages across families and statuses."""
     out: list[float] = []
@@ -218,8 +225,11 @@ def main() -> None:
                           timeout=10) as client:
             queue_latencies(client, 200, rng)  # warm-up: connections, plans, caches
             case_latencies(client, ids, 200, rng)
+            load_before = os.getloadavg()[0]
+            floor = summary([timed_raw(client, "/healthz") for _ in range(args.requests // 2)])
             queue = summary(queue_latencies(client, args.requests, rng))
             case = summary(case_latencies(client, ids, args.requests, rng))
+            load_after = os.getloadavg()[0]
     finally:
         proc.terminate()
         proc.wait(10)
@@ -227,7 +237,8 @@ def main() -> None:
     result = {
         "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
         "cases": args.cases, "cases_with_findings": args.detailed, "seed_s": round(seed_s, 1),
-        "queue_page": queue, "case_page": case,
+        "load_average_1m": [round(load_before, 2), round(load_after, 2)],
+        "http_floor_healthz": floor, "queue_page": queue, "case_page": case,
         "target_queue_p99_ms": TARGET_QUEUE_P99_MS, "target_case_p99_ms": TARGET_CASE_P99_MS,
         "queue_p99_ratio_to_target": round(queue["p99_ms"] / TARGET_QUEUE_P99_MS, 3),
         "case_p99_ratio_to_target": round(case["p99_ms"] / TARGET_CASE_P99_MS, 3),
@@ -235,6 +246,8 @@ def main() -> None:
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"HTTP floor (/healthz): median {floor['median_ms']} ms, p99 {floor['p99_ms']} ms; "
+          f"load average {load_before:.1f} -> {load_after:.1f} on {os.cpu_count()} cpus")
     print(f"queue page: median {queue['median_ms']} ms, p99 {queue['p99_ms']} ms (target {TARGET_QUEUE_P99_MS})")
     print(f"case page:  median {case['median_ms']} ms, p99 {case['p99_ms']} ms (target {TARGET_CASE_P99_MS})")
     print(f"{deep['rows_deep']:,} rows deep: OFFSET {deep['offset_ms']} ms vs keyset {deep['keyset_ms']} ms")
