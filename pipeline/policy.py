@@ -84,6 +84,8 @@ def _expiry(finding: Finding, rules: RulesConfig) -> datetime | None:
         hours = chat_ban_hours(_int(evidence.get("offence_count")), rules)
     elif finding.category == "hand_in_play":
         hours = comms_suspension_hours(_int(evidence.get("prior_same_category")), rules)
+    elif finding.category == "false_reporting":
+        hours = rules.false_report_restriction_hours
     elif finding.family == "chat" and finding.category not in PROPOSED_BY_CATEGORY:
         hours = rules.chat_restriction_hours
     return finding.ts + timedelta(hours=hours) if hours else None

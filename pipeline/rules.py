@@ -42,6 +42,8 @@ class RulesConfig:
     snapcam_report_window: timedelta = timedelta(hours=24)
     snapcam_min_priority: float = 0.5
     false_report_alpha: float = 0.01
+    false_report_restriction_hours: int = 168
+    """Proposed restriction of the reporting feature for accounts found filing coordinated reports."""
 
 
 RULES_PRESETS: dict[str, RulesConfig] = {

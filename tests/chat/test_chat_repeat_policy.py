@@ -85,3 +85,20 @@ def test_a_rant_is_one_episode_for_escalation() -> None:
     assert priors == [0, 0, 0, 1, 2]
     (repeat,) = [f for f in out if f.category == "repeat_offender"]
     assert repeat.evidence["offence_count"] == 3 and repeat.source_event_ids[-1] == later[-1].event_id
+
+
+def test_false_reporting_proposes_a_timed_restriction_for_every_linked_reporter() -> None:
+    from pipeline.detectors.chat.evidence import make_finding
+    from pipeline.policy import propose_actions
+    from tests.chat.chat_events import T0
+
+    finding = make_finding(
+        detector="snapcam.coordinated_reports", category="false_reporting", score=0.9,
+        players=("s1", "s2", "s3"), ts=T0, summary="ring", id_parts=("x",), source_event_ids=("e1",),
+        evidence={},
+    )
+    actions = propose_actions(finding, rules=RULES)
+    assert [a.player_id for a in actions] == ["s1", "s2", "s3"]
+    assert len({a.action_id for a in actions}) == 3
+    assert all(a.disposition == "proposed" and a.scope_value == "snapcam_reports" for a in actions)
+    assert all(a.expires_at - a.starts_at == timedelta(hours=168) for a in actions)
