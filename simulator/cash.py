@@ -68,7 +68,8 @@ class CashTable:
 
     def open_seats(self) -> int:
         """Seats not taken and not promised to a joining player."""
-        return self.seating.max_seats - len(self.seating.seats) - len(self.pending)
+        seating = self.seating
+        return seating.max_seats - len(seating.seats) - len(self.pending)
 
     def step(self, now: float) -> float | None:
         """Seat changes at the hand boundary, then one hand with its chat."""
@@ -196,6 +197,9 @@ class CashTable:
 
     def _hand(self, dealt: list[Seat], start: float, end: float) -> None:
         world = self.world
+        if not world.config.hands:
+            self._quick_hand(dealt, start, end)
+            return
         numbers = [s.number for s in dealt]
         following = [n for n in sorted(numbers) if n > self.button]
         self.button = following[0] if following else min(numbers)
@@ -224,9 +228,26 @@ class CashTable:
             in_hand=tuple(p.id for p in deal.players), holes=hole_texts(deal, outcome),
         ))
 
+    def _quick_hand(self, dealt: list[Seat], start: float, end: float) -> None:
+        """Without hands (`--no-hands`): only what a hand does to seats and chat; now and then
+        someone goes broke, as in a real game, so stints still end by busting too."""
+        rand = self.world.rng.random
+        for seat in dealt:
+            seat.hands += 1
+            if rand() < 0.01:
+                seat.stack = 0
+        self.hand_no += 1
+        in_hand = tuple(s.player.id for s in dealt)
+        self.chatter.talk(HandWindow(
+            table_id=self.table_id, tournament_id=None, hand_id=f"{self.table_id}-h{self.hand_no}", start=start,
+            end=end, gap_end=end + 2.0, seated=tuple(s.player for s in self.seating.seats.values()),
+            in_hand=in_hand, holes={},
+        ))
+
 
 def _dumped(plot: Plot, deal: Deal, finishing: tuple[int, ...]) -> bool:
     """The dumper lost chips in the hand and the receiver won some."""
     ids = [p.id for p in deal.players]
     dumper, receiver = (ids.index(m) for m in plot.members[:2])
     return finishing[dumper] < deal.stacks[dumper] and finishing[receiver] > deal.stacks[receiver]
+

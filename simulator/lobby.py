@@ -61,11 +61,13 @@ class Lobby:
     def _hit_and_runners(self, now: float) -> None:
         """They hop from table to table at the formats where leaving early counts."""
         rng = self.world.rng
+        hoppable: list[CashTable] | None = None
         for p in self.runners:
             if rng.random() > 0.5 or p.rest_until > now or len(p.tables) >= p.persona.max_tables:
                 continue
-            options = [t for t in self.tables if t.fmt in ("regular", "vip") and t.open_seats() > 0
-                       and self._free(p, now, t)]
+            if hoppable is None:
+                hoppable = [t for t in self.tables if t.fmt in ("regular", "vip") and t.open_seats() > 0]
+            options = [t for t in hoppable if self._free(p, now, t)]
             if options:
                 options[rng.randrange(len(options))].pending.append(p)
 
