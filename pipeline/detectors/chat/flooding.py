@@ -87,6 +87,19 @@ class FloodingDetector:
         emoji_n = emoji_count(event.text)
         if emoji_n > lim.max_emoji_in_message:
             return "emoji_spam", f"{emoji_n} emoji in one message", [event]
+        if len(stamped) > min(lim.max_messages, lim.max_emoji_messages, lim.max_repeats):
+            found = self._bursts(event, stamped)
+            if found is not None:
+                return found
+        if has_run(event.text, lim.max_char_run + 1):
+            return "flooding", f"run of {longest_run(event.text)} repeated characters", [event]
+        return None
+
+    def _bursts(
+        self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]
+    ) -> tuple[str, str, list[ChatMessage]] | None:
+        """The rules that need several lines; skipped while the window holds too few to break any."""
+        lim = self.limits
         recent = _since(stamped, event.ts - lim.window)
         if len(recent) > lim.max_messages:
             return "flooding", f"{len(recent)} messages in {lim.window.total_seconds():g}s", [x.message for x in recent]
@@ -97,8 +110,6 @@ class FloodingDetector:
         same = [x.message for x in _since(stamped, event.ts - lim.repeat_window) if x.folded == line.folded]
         if len(same) > lim.max_repeats and line.folded and not line.emoji_only:
             return "flooding", f"same line {len(same)} times", same
-        if has_run(event.text, lim.max_char_run + 1):
-            return "flooding", f"run of {longest_run(event.text)} repeated characters", [event]
         return None
 
     def _finding(
