@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import uuid
+from pathlib import Path
 
 import pytest
 from kafka import KafkaConsumer, TopicPartition
@@ -10,6 +12,7 @@ from kafka import KafkaConsumer, TopicPartition
 from consumers.broker import EmbeddedBroker
 from consumers.topics import ensure_topics
 from pipeline.contracts import INPUT_TOPICS, decode
+from railbird.cli import main
 from simulator.config import RoomConfig
 from simulator.room import Room
 from simulator.sinks import kafka_key, kafka_sink
@@ -41,3 +44,14 @@ def test_kafka_sink_delivers_every_event_with_its_key(kafka_broker: EmbeddedBrok
             break
     consumer.close()
     assert received == {event.event_id: topic for topic, event in sent}
+
+
+@pytest.mark.kafka
+def test_simulate_command_produces_to_the_broker(kafka_broker: EmbeddedBroker, tmp_path: Path) -> None:
+    ensure_topics(kafka_broker.bootstrap, partitions=2, topics=list(INPUT_TOPICS))
+    summary = tmp_path / "summary.json"
+    code = main(["simulate", "--bootstrap", kafka_broker.bootstrap, "--profile", "demo", "--minutes", "1",
+                 "--players", "60", "--rate", "0", "--summary", str(summary)])
+    assert code == 0
+    result = json.loads(summary.read_text())
+    assert result["sent"] == sum(result["events"].values()) > 50
