@@ -148,3 +148,11 @@ def audit_token(session: Session, *, token: ApiToken, actor: str, now: datetime)
                  payload={"user_id": token.user_id, "label": token.label,
                           "expires_at": token.expires_at.isoformat()}, now=now)
     session.commit()
+
+
+def usernames(session: Session, *, user_ids: set[str]) -> dict[str, str]:
+    """user id -> username for display (unknown ids are left out)."""
+    if not user_ids:
+        return {}
+    rows = session.execute(select(User.id, User.username).where(User.id.in_(user_ids))).tuples()
+    return {uid: name for uid, name in rows}

@@ -117,10 +117,12 @@ def router() -> APIRouter:
         ev = merge(b.findings)
         history = players.history(session, player_id=b.case.subject_id, limit=20)
         events = outbox.for_sanctions(session, sanction_ids=[s.id for s in b.sanctions])
+        ids = {d.user_id for d in b.decisions} | ({b.case.assignee_id} if b.case.assignee_id else set())
+        names = auth.usernames(session, user_ids=ids)
         return page(
             "case.html", ctx, b=b, ev=ev, now=now, msg=msg[:300], rule_text=cite(b.case.rule),
             messages=[(m, render.segments(str(m.get("text", "")), m.get("spans"))) for m in ev["messages"]],
-            timeline=render.timeline_chart(ev["timeline"]), history=history, events=events, age=_age,
+            timeline=render.timeline_chart(ev["timeline"]), history=history, events=events, age=_age, names=names,
             claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
         )
 
