@@ -18,6 +18,8 @@ from numpy.typing import NDArray
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, roc_auc_score
+from sklearn.model_selection import train_test_split
+from sklearn.multiclass import OneVsRestClassifier
 
 from models.chat.classifier import Analyzer
 from models.chat.data import LOADERS, Sample
@@ -39,7 +41,7 @@ TARGETS = {
 class RecipeFeatures:
     """Folded-view n-grams (TF-IDF weighted, fitted on the train split) + lexicon features."""
 
-    def __init__(self, analyzer: Analyzer, *, n_features: int = 2**20) -> None:
+    def __init__(self, analyzer: Analyzer, *, n_features: int = 2**19) -> None:
         self.analyzer = analyzer
         self.hasher = NgramHasher(n_features=n_features, char_range=(1, 5), word_ngrams=2)
         self.tfidf = TfidfTransformer(sublinear_tf=True)
@@ -79,11 +81,39 @@ def _binary_auc(
 def _multiclass(
     feats: RecipeFeatures, train: list[Sample], test: list[Sample], *, c: float, seed: int
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    x = feats.fit_transform([s.text for s in train])
-    lr = LogisticRegression(C=c, class_weight="balanced", max_iter=2000, random_state=seed)
-    lr.fit(x, [s.label for s in train])
-    pred = lr.predict(feats.transform([s.text for s in test]))
+    """One-vs-rest logistic regressions; per-class score offsets tuned for macro-F1 on a held-out
+    10 % of the TRAIN split (never on test)."""
+    fit, val = train_test_split(train, test_size=0.1, random_state=seed, stratify=[s.label for s in train])
+    x = feats.fit_transform([s.text for s in fit])
+    # One-vs-rest liblinear: minutes faster than multinomial lbfgs on 2^19 hashed columns.
+    lr = OneVsRestClassifier(
+        LogisticRegression(C=c, class_weight="balanced", solver="liblinear", random_state=seed)
+    )
+    lr.fit(x, [s.label for s in fit])
+    val_scores = lr.decision_function(feats.transform([s.text for s in val]))
+    offsets = _tune_offsets(val_scores, np.array([s.label for s in val]), lr.classes_)
+    scores = lr.decision_function(feats.transform([s.text for s in test])) + offsets
+    pred = lr.classes_[np.argmax(scores, axis=1)]
     return np.array([s.label for s in test]), np.asarray(pred)
+
+
+def _tune_offsets(
+    scores: NDArray[np.float64], y: NDArray[np.int64], classes: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """Coordinate ascent over per-class additive offsets maximising macro-F1."""
+    offsets = np.zeros(scores.shape[1])
+    grid = np.linspace(-2.0, 2.0, 41)
+    for _ in range(2):
+        for k in range(scores.shape[1]):
+            best, best_b = -1.0, 0.0
+            for b in grid:
+                trial = offsets.copy()
+                trial[k] = b
+                f1 = f1_score(y, classes[np.argmax(scores + trial, axis=1)], average="macro")
+                if f1 > best:
+                    best, best_b = f1, float(b)
+            offsets[k] = best_b
+    return offsets
 
 
 def run_recipes(datasets_dir: Path, *, seed: int = 42) -> dict[str, Any]:

@@ -56,3 +56,17 @@ def test_contacts_versus_chip_counts() -> None:
     assert [h.reason for h in find_contacts("mail bob.smith@example.com")] == ["e-mail"]
     assert find_contacts("stack is 1,500,000 now") == []
     assert find_contacts("nice line bro") == []
+
+
+def test_prefilter_never_changes_what_the_rules_find() -> None:
+    from models.chat.normalize import Normalizer
+    from models.chat.rules import RuleSet
+
+    rules, normalizer = RuleSet(), Normalizer()
+    texts = [t for t, _, _ in LABELLED] + [t for lang in BASE for t in table_talk(lang)]
+    texts += ["у него тузы", "don't call me", "nó có đôi át", "DOBD EL!", "Neki ászai vannak"]
+    for text in texts:
+        bare = normalizer.views(text).bare.text
+        fast = sorted((h.category, h.start, h.end) for h in rules.find(bare))
+        slow = sorted((h.category, h.start, h.end) for h in rules.find(bare, prefilter=False))
+        assert fast == slow, text
