@@ -77,7 +77,7 @@ class Lobby:
         for p in self.colluders:
             if p.tables or p.rest_until > now:
                 continue
-            homes = [self.where[t] for m in self.partners[p.id] for t in self.world.population.players[m].tables
+            homes = [self.where[t] for m in self.partners[p.id] for t in sorted(self.world.population.players[m].tables)
                      if t in self.where]
             if homes:
                 table = homes[0]

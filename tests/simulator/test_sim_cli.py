@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -79,3 +82,16 @@ def test_pacing_sleeps_to_the_rate_and_stops_at_the_duration() -> None:
     items = [("t", None)] * 10
     out = list(paced(items, rate=5.0, max_seconds=1.0, clock=lambda: now[0], sleep=sleep))  # type: ignore[arg-type]
     assert len(out) == 5 and slept == pytest.approx([0.2] * 4)
+
+
+def test_output_does_not_depend_on_the_interpreter_hash_seed(tmp_path: Path) -> None:
+    """Set iteration order changes with PYTHONHASHSEED; the room must not."""
+    outputs = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / f"h{hash_seed}.jsonl"
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        subprocess.run([sys.executable, "-m", "railbird.cli", "simulate", "--seed", "3", "--minutes", "4",
+                        "--players", "120", "--profile", "demo", "--out", str(out), "--summary", str(tmp_path / "s.json")],
+                       check=True, env=env)
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
