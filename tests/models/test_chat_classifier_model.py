@@ -41,7 +41,7 @@ def test_obfuscated_words_are_found_and_spans_point_into_the_original(
 ) -> None:
     verdict = clf.classify([text])[0]
     assert verdict.flagged, verdict.scores
-    assert any(text[s.start : s.end] == word for s in verdict.spans), verdict.spans
+    assert any(word in text[s.start : s.end] for s in verdict.spans), verdict.spans
 
 
 def test_rule_spans_point_at_the_phrase(clf: ChatClassifier) -> None:
