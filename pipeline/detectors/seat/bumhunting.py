@@ -3,8 +3,9 @@
 Consumes `hand.records` (to keep the shared skill table, `skill.SkillTable`) and cash-game
 `seat.activity`. For every player it measures avoidance:
 - flight: of the known-skill players who sit down at the player's table, how often the player
-  leaves within `flight_window` seconds, separately for strong arrivals and for the others (a leave
-  is at most one flight, attributed to strong if any strong arrival preceded it). Under the
+  leaves within `flight_window` seconds, separately for strong arrivals and for the others. Arrivals
+  of one class less than a window apart form one exposure episode, and a leave ends at most one
+  episode per class, so bursts count once and both classes are counted alike. Under the
   null (leaving does not depend on who arrives) both rates are equal; the number of flights after
   strong arrivals is tested against a binomial with the player's own rate after other arrivals,
   shrunk towards the population rate (empirical Bayes), Bonferroni over tested players;
@@ -49,6 +50,8 @@ class _Seat:
     sat_out: float = 0.0
     arrivals: deque[tuple[float, bool, str]] = field(default_factory=lambda: deque(maxlen=32))
     heads_up_strong: bool = False
+    episode: dict[bool, float] = field(default_factory=dict)
+    """Start of the latest exposure episode per class (True = strong arrivals)."""
 
 
 @dataclass(slots=True)
@@ -178,12 +181,16 @@ class BumhuntingDetector:
             ob = self._behaviour(other, ts)
             if level is not None:
                 seat.arrivals.append((ts, strong, pid))
-                if strong:
-                    ob.exp_strong += 1
-                    self._tested_flight += ob.exp_strong == cfg.min_exposures
-                else:
-                    ob.exp_other += 1
-                    self._pop_exp_other += 1
+                # Exposure episodes: arrivals of one class less than a window apart are one episode,
+                # the same rule for both classes, so neither rate is inflated by bursts.
+                if ts - seat.episode.get(strong, -math.inf) > cfg.flight_window:
+                    seat.episode[strong] = ts
+                    if strong:
+                        ob.exp_strong += 1
+                        self._tested_flight += ob.exp_strong == cfg.min_exposures
+                    else:
+                        ob.exp_other += 1
+                        self._pop_exp_other += 1
             if strong and len(roster) == 1:
                 seat.heads_up_strong = True
                 ob.hu_strong += 1
@@ -221,12 +228,11 @@ class BumhuntingDetector:
         b.zero_hand_stints += ev.hands_played_at_table == 0
         b.seated_s += ts - me.join_ts
         b.sat_out_s += me.sat_out
-        # One leave is at most one flight, so a burst of arrivals cannot multiply the evidence.
-        recent = [(strong, who) for at, strong, who in me.arrivals if ts - at <= cfg.flight_window]
-        fled = [who for strong, who in recent if strong]
-        if fled:
+        # A leave ends at most one episode per class (episodes of a class are a window apart).
+        fled = [who for at, strong, who in me.arrivals if strong and ts - at <= cfg.flight_window]
+        if ts - me.episode.get(True, -math.inf) <= cfg.flight_window:
             b.flights_strong += 1
-        elif recent:
+        if ts - me.episode.get(False, -math.inf) <= cfg.flight_window:
             b.flights_other += 1
             self._pop_flights_other += 1
         if me.heads_up_strong and ts - me.join_ts >= 0 and ev.players_seated == 2:
