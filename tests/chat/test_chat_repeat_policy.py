@@ -102,3 +102,12 @@ def test_false_reporting_proposes_a_timed_restriction_for_every_linked_reporter(
     assert len({a.action_id for a in actions}) == 3
     assert all(a.disposition == "proposed" and a.scope_value == "snapcam_reports" for a in actions)
     assert all(a.expires_at - a.starts_at == timedelta(hours=168) for a in actions)
+
+
+def test_repeat_offender_evidence_shows_the_offending_lines_with_spans() -> None:
+    pipeline = build_pipeline(rules=RULES)
+    out = [f for e in _offences(3) for f in pipeline.process(CHAT, e).findings]
+    (repeat,) = [f for f in out if f.category == "repeat_offender"]
+    lines = repeat.evidence["messages"]
+    assert [m["text"] for m in lines] == ["idiot number 0", "idiot number 1", "idiot number 2"]
+    assert all(m["spans"] == [{"start": 0, "end": 5, "label": "insult"}] for m in lines)

@@ -18,7 +18,7 @@ from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detector import Detector
 from pipeline.detectors.chat.evidence import make_finding
 from pipeline.detectors.chat.state import BoundedMap, Window
-from pipeline.findings import Finding
+from pipeline.findings import Finding, Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,12 @@ class Offence:
     category: str
     finding_id: str
     detector: str
+    line: tuple[str, str, str, tuple[Span, ...]] = ("", "", "", ())
+    """(channel, nickname, text cut to `MAX_LINE` chars, spans within it) for the case's evidence."""
+
+
+MAX_LINE = 200
+"""Characters of each offending line the ledger keeps: enough to read, small enough to bound."""
 
 
 class OffenceLedger:
@@ -142,7 +148,7 @@ class LedgerTap:
             evidence = {**finding.evidence, "prior_offences": prior, "prior_same_category": same}
             out.append(finding.model_copy(update={"evidence": evidence}))
         for finding in out:
-            offence = Offence(event.event_id, finding.category, finding.finding_id, finding.detector)
+            offence = Offence(event.event_id, finding.category, finding.finding_id, finding.detector, _line(event, finding))
             self.ledger.record(finding.subject, event.ts, offence)
         return out
 
@@ -188,6 +194,7 @@ class RepeatOffenderDetector:
             id_parts=(event.player_id, event.event_id, rung),
             source_event_ids=list(dict.fromkeys(o.event_id for _, o in history)),
             evidence={
+                "messages": _messages(event, history),
                 "offence_count": count,
                 "rung": rung,
                 "offences": [
@@ -200,3 +207,25 @@ class RepeatOffenderDetector:
             tournament_id=event.tournament_id,
         )
 
+
+
+def _line(event: Event, finding: Finding) -> tuple[str, str, str, tuple[Span, ...]]:
+    if not isinstance(event, ChatMessage):
+        return ("", "", "", ())
+    spans = tuple(s for s in finding.spans if s.end <= MAX_LINE)
+    return (event.channel, event.nickname, event.text[:MAX_LINE], spans)
+
+
+def _messages(event: ChatMessage, history: list[tuple[datetime, Offence]]) -> list[dict[str, object]]:
+    """`evidence.messages` for the offending lines (one per message, the last 20)."""
+    seen: dict[str, dict[str, object]] = {}
+    for ts, offence in history:
+        channel, nickname, text, spans = offence.line
+        entry = seen.setdefault(offence.event_id, {
+            "event_id": offence.event_id, "ts": ts.isoformat(), "player_id": event.player_id,
+            "nickname": nickname, "channel": channel, "text": text, "spans": [],
+        })
+        known = entry["spans"]
+        if isinstance(known, list):
+            known.extend(s.model_dump() for s in spans if s.model_dump() not in known)
+    return list(seen.values())[-20:]
