@@ -226,6 +226,8 @@ def _messages(event: ChatMessage, history: list[tuple[datetime, Offence]]) -> li
             "nickname": nickname, "channel": channel, "text": text, "spans": [],
         })
         known = entry["spans"]
-        if isinstance(known, list):
-            known.extend(s.model_dump() for s in spans if s.model_dump() not in known)
+        for span in spans:
+            # Two detectors may mark the same words of one line: list each span once.
+            if isinstance(known, list) and span.model_dump() not in known:
+                known.append(span.model_dump())
     return list(seen.values())[-20:]
