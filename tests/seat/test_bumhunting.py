@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from functools import cache
 
@@ -92,7 +93,12 @@ def test_planted_hunters_are_found_with_victims_and_honest_players_are_not() -> 
             assert f.evidence["statistic"]["p_adjusted"] <= 0.01 and f.evidence["statistic"]["null_model"]
             assert f.evidence["timeline"] and f.evidence["sessions"]
     assert fp == 0 and tp / planted >= 0.95
-    assert any(f.evidence["victims"] for seed in (3, 4) for f in world(seed, 6)[1])
+    everything = [f for seed in (3, 4) for f in world(seed, 6)[1]]
+    assert any(f.evidence["victims"] for f in everything)
+    delays = [s["seconds_after_strong_arrival"] for f in everything for s in f.evidence["sessions"]]
+    assert any(d is not None and 0 <= d <= 300 for d in delays)
+    for f in everything:
+        json.dumps(f.model_dump(mode="json"), allow_nan=False)  # evidence is plain JSON for the API
 
 
 def test_an_honest_population_raises_nothing() -> None:

@@ -229,7 +229,10 @@ class BumhuntingDetector:
         b.seated_s += ts - me.join_ts
         b.sat_out_s += me.sat_out
         # A leave ends at most one episode per class (episodes of a class are a window apart).
-        fled = [who for at, strong, who in me.arrivals if strong and ts - at <= cfg.flight_window]
+        strong_recent = [
+            (ts - at, who) for at, strong, who in me.arrivals if strong and ts - at <= cfg.flight_window
+        ]
+        fled = [who for _, who in strong_recent]
         if ts - me.episode.get(True, -math.inf) <= cfg.flight_window:
             b.flights_strong += 1
         if ts - me.episode.get(False, -math.inf) <= cfg.flight_window:
@@ -244,6 +247,7 @@ class BumhuntingDetector:
                 "leave": ts,
                 "hands": ev.hands_played_at_table,
                 "fled_from": fled,
+                "seconds_after_strong_arrival": round(min(strong_recent)[0], 1) if strong_recent else None,
                 "sat_out_s": round(me.sat_out, 1),
             }
         )
