@@ -22,22 +22,20 @@ from kafka import ConsumerRebalanceListener, TopicPartition
 from kafka.errors import CommitFailedError, KafkaError
 
 from consumers.api_client import ChunkResult, ReviewApiClient
+from consumers.bundle import BUNDLE_HEADER, SOURCE_TOPIC_HEADER, bundles, expand, pack
 from consumers.metrics import ConsumerMetrics
 from consumers.ports import ConsumerPort, ProducerPort, RecordLike, SendFuture, commit_offsets
 from consumers.processing import Handled, Processor, Route
 from consumers.retry import Backoff, StopRequestedError, TransientError, retry_forever
+from consumers.topics import REKEY_PREFIX
 from pipeline.contracts import DeadLetter, dlq_topic
 from pipeline.contracts.deadletter import ErrorKind
 from pipeline.findings import Finding
 
 log = logging.getLogger("railbird.consumer")
 T = TypeVar("T")
-Message = tuple[str, bytes | None, bytes, list[tuple[str, bytes]]]
-"""A record to produce: topic, key, value, headers."""
-
-
-def _messages(routes: list[Route]) -> list[Message]:
-    return [(r.topic, r.key, r.value, list(r.headers)) for r in routes]
+Message = tuple[str, bytes | None, bytes, list[tuple[str, bytes]], int | None]
+"""A record to produce: topic, key, value, headers, partition (None: by key)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +94,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_records
         )
         self._apply_assignment()
-        records: list[RecordLike] = [r for batch in polled.values() for r in batch]
+        records = expand([r for batch in polled.values() for r in batch])
         if records:
             self.handle_batch(records)
         return len(records)
@@ -109,7 +107,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         handled = [self.processor.handle(r) for r in records]
         routes = [route for h in handled for route in h.routes]
         # Routed records go out first and are awaited after the API write: both waits overlap.
-        in_flight = self._start_sends(_messages(routes))
+        in_flight = self._start_sends(self._bundle(routes))
         dead = [(h.record, *h.dead) for h in handled if h.dead is not None]
         dead.extend(self._write_findings(handled))
         self._finish_routes(routes, in_flight)
@@ -158,12 +156,28 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         if paused:
             self.consumer.resume(*paused)
 
+    def _bundle(self, routes: list[Route]) -> list[Message]:
+        """One bundle record per re-key partition (see `consumers.bundle`)."""
+        if not routes:
+            return []
+        sizes = {t: len(self.producer.partitions_for(t)) for t in {r.topic for r in routes}}
+        grouped = bundles(((r.topic, r.key, r.detectors, r.source, r.value) for r in routes), sizes)
+        source = {r.topic: r.topic.removeprefix(REKEY_PREFIX).encode() for r in routes}
+        return [
+            (topic, None, pack(entries), [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, source[topic])], partition)
+            for (topic, partition), entries in grouped.items()
+        ]
+
     def _start_sends(self, messages: list[Message]) -> list[SendFuture] | KafkaError:
         """Hand the messages to the producer without waiting; the error if one send already failed."""
         try:
-            return [self.producer.send(t, value=v, key=k, headers=h or None) for t, k, v, h in messages]
+            return [self._send(m) for m in messages]
         except KafkaError as exc:
             return exc
+
+    def _send(self, message: Message) -> SendFuture:
+        topic, key, value, headers, partition = message
+        return self.producer.send(topic, value=value, key=key, headers=headers or None, partition=partition)
 
     def _finish_routes(self, routes: list[Route], in_flight: list[SendFuture] | KafkaError) -> None:
         if not routes:
@@ -174,7 +188,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             self._await(in_flight)
         except KafkaError as exc:
             log.warning("re-keying failed, re-sending the batch's routes: %s", exc, extra={"kind": "produce"})
-            self._retry("rekey", lambda: self._send_all(_messages(routes)))
+            self._retry("rekey", lambda: self._send_all(self._bundle(routes)))
         for topic, n in Counter(r.topic for r in routes).items():
             self.metrics.events_out.labels(topic, "rekey").inc(n)
 
@@ -186,7 +200,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
     def _send_all(self, messages: list[Message]) -> None:
         """Send and wait for every ack; any failure re-sends all (stage 2 drops the duplicates)."""
         try:
-            self._await([self.producer.send(t, value=v, key=k, headers=h or None) for t, k, v, h in messages])
+            self._await([self._send(m) for m in messages])
         except KafkaError as exc:
             raise TransientError(f"produce failed: {type(exc).__name__}: {exc}", kind="produce") from exc
 
@@ -220,11 +234,11 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             return
         now = datetime.fromtimestamp(self.clock(), UTC)
         messages: list[Message] = []
-        seen: set[tuple[str, int, int]] = set()
+        seen: set[int] = set()
         for record, kind, reason in dead:
-            if (record.topic, record.partition, record.offset) in seen:
+            if id(record) in seen:  # one record, several rejected findings: one dead letter
                 continue
-            seen.add((record.topic, record.partition, record.offset))
+            seen.add(id(record))
             letter = DeadLetter(
                 topic=record.topic,
                 partition=record.partition,
@@ -235,7 +249,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 key_b64=DeadLetter.encode_bytes(record.key),
                 value_b64=DeadLetter.encode_bytes(record.value) or "",
             )
-            messages.append((dlq_topic(record.topic), record.key, letter.model_dump_json().encode(), []))
+            messages.append((dlq_topic(record.topic), record.key, letter.model_dump_json().encode(), [], None))
             self.metrics.dead_letters.labels(record.topic, kind).inc()
             log.warning(
                 "dead-lettered: %s",

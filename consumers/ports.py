@@ -74,6 +74,8 @@ class ProducerPort(Protocol):
 
     def flush(self, timeout: float | None = None) -> None: ...
 
+    def partitions_for(self, topic: str) -> Any: ...
+
 
 def commit_offsets(records: Sequence[RecordLike]) -> dict[TopicPartition, OffsetAndMetadata]:
     """The offsets to commit after a batch: per partition, one past the last record handled."""

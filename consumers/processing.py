@@ -3,9 +3,10 @@
 Two stages share one `Lane` loop:
 - `InputProcessor` reads an input topic. A detector whose `key(event)` is the event id keeps no
   state, so it runs right here. Any other detector needs every event of that key in one process:
-  the record's original bytes are re-produced to `railbird.rekey.<input topic>`, keyed by the state
-  key, once per distinct key (detectors that share the key share the record; the `rb-detectors`
-  header lists them), because a kafka-python produce costs ~50 us and chat has five keyed detectors.
+  the record's original bytes are routed to `railbird.rekey.<input topic>`, keyed by the state key,
+  once per distinct key (detectors that share the key share the route; it lists them), and the lane
+  packs a batch's routes into one record per partition (`consumers/bundle.py`), because a
+  kafka-python produce costs ~50 us and chat has five keyed detectors.
 - `KeyedProcessor` reads the re-key topic of one input topic. It keeps separate detector instances
   per assigned partition, so a partition's state is a function of that partition's records only;
   on assignment it rebuilds the state by replaying the partition's retained lookback (see
@@ -21,6 +22,7 @@ from typing import Protocol
 
 from kafka import TopicPartition
 
+from consumers.bundle import DETECTORS_HEADER, SOURCE_TOPIC_HEADER, expand
 from consumers.ports import RecordLike
 from consumers.topics import rekey_topic
 from pipeline.contracts import INPUT_TOPICS, DecodeError, Event, decode
@@ -30,19 +32,16 @@ from pipeline.findings import Finding
 from pipeline.rules import RulesConfig
 from pipeline.runner import DetectorError, Pipeline
 
-SOURCE_TOPIC_HEADER = "rb-topic"
-SOURCE_HEADER = "rb-src"
-DETECTORS_HEADER = "rb-detectors"
-
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """A record to re-produce to a re-key topic before the batch may be committed."""
+    """An event to re-key (bundled per partition by the lane) before the batch may be committed."""
 
     topic: str
     key: bytes
+    detectors: bytes
+    source: bytes
     value: bytes
-    headers: tuple[tuple[str, bytes], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,16 +127,12 @@ class InputProcessor:
 
 
 def _route(detectors: list[str], key: str, record: RecordLike) -> Route:
-    source = f"{record.topic}/{record.partition}/{record.offset}".encode()
     return Route(
         topic=rekey_topic(record.topic),
         key=key.encode("utf-8"),
+        detectors=",".join(detectors).encode(),
+        source=f"{record.topic}/{record.partition}/{record.offset}".encode(),
         value=record.value or b"",
-        headers=(
-            (SOURCE_TOPIC_HEADER, record.topic.encode()),
-            (SOURCE_HEADER, source),
-            (DETECTORS_HEADER, ",".join(detectors).encode()),
-        ),
     )
 
 
@@ -261,7 +256,8 @@ class KeyedProcessor:
             return state  # never committed: the consumer starts at the beginning anyway
         for record in self._history.read(tp, lookback_s=self._lookback_s, until_offset=until):
             # The findings of replayed records were written before their offsets were committed.
-            self._apply(state, record)
-            self.replayed += 1
+            for entry in expand([record]):
+                self._apply(state, entry)
+                self.replayed += 1
         state.next_offset = until
         return state

@@ -142,8 +142,11 @@ class FakeProducer:
     acked: list[tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]] | None]] = field(
         default_factory=list
     )
+    partitions: list[int | None] = field(default_factory=list)
+    """The explicit partition of each acked send (None: left to the partitioner)."""
     fail_next: int = 0
     attempts: int = 0
+    partition_count: int = 2
 
     def send(
         self,
@@ -159,7 +162,19 @@ class FakeProducer:
             self.fail_next -= 1
             return FakeFuture(KafkaTimeoutError("no broker ack"))
         self.acked.append((topic, key, value, headers))
+        self.partitions.append(partition)
         return FakeFuture()
+
+    def partitions_for(self, topic: str) -> set[int]:
+        return set(range(self.partition_count))
+
+    def sent_to(
+        self, topic: str
+    ) -> list[tuple[int | None, bytes | None, bytes | None, list[tuple[str, bytes]] | None]]:
+        """Acknowledged (partition, key, value, headers) sent to one topic."""
+        return [
+            (p, k, v, h) for (t, k, v, h), p in zip(self.acked, self.partitions, strict=True) if t == topic
+        ]
 
     def flush(self, timeout: float | None = None) -> None:
         return None

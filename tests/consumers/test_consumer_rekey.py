@@ -10,6 +10,7 @@ from kafka import TopicPartition
 from prometheus_client import CollectorRegistry
 
 from consumers.api_client import ReviewApiClient
+from consumers.bundle import expand, partition_of
 from consumers.lane import Lane, LaneConfig
 from consumers.metrics import ConsumerMetrics
 from consumers.processing import InputProcessor, KeyedProcessor, Processor
@@ -77,13 +78,30 @@ def route_all(records: list[bytes]) -> FakeProducer:
     return producer
 
 
-def rekey_log(producer: FakeProducer, partitions: int = 2) -> FakeConsumer:
-    """Partition the routed records by key, as the producer's partitioner would."""
+def rekey_log(producer: FakeProducer) -> FakeConsumer:
+    """The re-key topic as the broker holds it: the bundles in the partitions they were sent to."""
     consumer = FakeConsumer()
-    for key, value, headers in producer.on(REKEY):
-        assert key is not None
-        consumer.append(REKEY, sum(key) % partitions, value, key=key, headers=tuple(headers or ()))
+    for partition, key, value, headers in producer.sent_to(REKEY):
+        assert partition is not None, "bundles are sent to an explicit partition"
+        consumer.append(REKEY, partition, value, key=key, headers=tuple(headers or ()))
     return consumer
+
+
+def routed(producer: FakeProducer) -> list[tuple[int, bytes, dict[str, bytes]]]:
+    """Every routed entry: (partition, key, headers)."""
+    out = []
+    for record in expand(
+        rekey_log(producer).log.get(TopicPartition(REKEY, 0), [])
+        + rekey_log(producer).log.get(TopicPartition(REKEY, 1), [])
+    ):
+        assert record.key is not None
+        out.append((record.partition, record.key, {k: v or b"" for k, v in record.headers or ()}))
+    return out
+
+
+def entries_below(log: FakeConsumer, offsets: dict[TopicPartition, int]) -> int:
+    """How many routed entries the bundles below these offsets hold."""
+    return sum(len(expand(log.log.get(tp, [])[:off])) for tp, off in offsets.items())
 
 
 def messages(n: int) -> list[bytes]:
@@ -92,11 +110,13 @@ def messages(n: int) -> list[bytes]:
 
 def test_stateless_detectors_run_inline_and_stateful_ones_are_routed_by_their_key() -> None:
     producer = route_all([chat_bytes("e1", "p1", "t9", "kys"), chat_bytes("e2", "p2", "t9")])
-    routed = producer.on(REKEY)
-    assert [k for k, _, _ in routed] == [b"t9", b"t9"], "re-keyed by table, not by the producer's player key"
-    headers = dict(routed[0][2] or [])
+    entries = routed(producer)
+    assert [k for _, k, _ in entries] == [b"t9", b"t9"], "re-keyed by table, not by the producer's player key"
+    assert {p for p, _, _ in entries} == {partition_of(b"t9", 2)}, "in the partition a keyed record would go"
+    headers = entries[0][2]
     assert headers["rb-topic"] == b"chat.messages" and headers["rb-src"].startswith(b"chat.messages/")
     assert headers["rb-detectors"] == b"test.burst", "the stateless detector is never routed"
+    assert len(producer.sent_to(REKEY)) == 1, "both routes travel in one bundle"
 
 
 def test_one_route_per_distinct_state_key_listing_the_detectors_that_share_it() -> None:
@@ -110,7 +130,7 @@ def test_one_route_per_distinct_state_key_listing_the_detectors_that_share_it() 
     lane = lane_for(consumer, InputProcessor(detectors=dets, rules=RULES), IngestStore(), producer)
     consumer.rebalance([TopicPartition(CHAT, 0)])
     lane.step()
-    routes = {k: dict(h or [])["rb-detectors"] for k, _, h in producer.on(REKEY)}
+    routes = {k: h["rb-detectors"] for _, k, h in routed(producer)}
     assert routes == {b"t1": b"test.burst", b"p1": b"test.talkative,test.talkative2"}
 
 
@@ -125,8 +145,8 @@ def test_two_routes_of_one_event_landing_in_one_partition_are_both_applied() -> 
     consumer.rebalance([TopicPartition(CHAT, 0)])
     consumer.listener.step()
     log = FakeConsumer()
-    for key, value, headers in producer.on(REKEY):
-        log.append(REKEY, 0, value, key=key, headers=tuple(headers or ()))
+    for _, key, value, headers in producer.sent_to(REKEY):
+        log.append(REKEY, 0, value, key=key, headers=tuple(headers or ()))  # all in one partition
     store = IngestStore()
     processor = KeyedProcessor(
         make_detectors=lambda: {
@@ -152,7 +172,10 @@ def run_keyed(consumer: FakeConsumer, processor: KeyedProcessor, store: IngestSt
 
 def test_keyed_stage_counts_per_table_and_ignores_duplicated_routes() -> None:
     producer = route_all(messages(30))
-    producer.acked.extend([a for a in list(producer.acked) if a[0] == REKEY][:5])  # a stage-1 retry
+    retried = [(a, p) for a, p in zip(producer.acked, producer.partitions, strict=True) if a[0] == REKEY][:1]
+    for a, p in retried:  # a stage-1 retry re-sends a whole bundle
+        producer.acked.append(a)
+        producer.partitions.append(p)
     store = IngestStore()
     run_keyed(rekey_log(producer), keyed(None), store)
     assert sorted(f["table_id"] for f in store.findings.values()) == ["t0"] * 3 + ["t1"] * 3 + ["t2"] * 3
@@ -167,19 +190,22 @@ def test_state_rebuilt_after_a_partition_move_gives_the_findings_of_one_process(
     first, second = IngestStore(), IngestStore()
     lane_a = lane_for(moved_log, keyed(LogHistory(moved_log)), first, FakeProducer())
     moved_log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
-    lane_a.step()  # 4 records, committed
+    lane_a.step()  # 4 bundles, committed
+    committed_by_a = dict(moved_log.committed_offsets)
     processor_b = keyed(LogHistory(moved_log))
     lane_for(moved_log, processor_b, second, FakeProducer())  # a new process takes the partitions over
     moved_log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
     while moved_log.listener.step():
         pass
-    assert processor_b.replayed == 4, "the new owner replays what the old one had committed"
+    assert processor_b.replayed == entries_below(moved_log, committed_by_a) > 0, (
+        "the new owner replays what the old one had committed"
+    )
     assert set(first.findings) | set(second.findings) == set(single.findings)
     assert not set(first.findings) & set(second.findings)
 
 
 def test_a_partition_that_comes_back_untouched_keeps_its_state_a_moved_one_is_replayed() -> None:
-    producer = route_all(messages(30))
+    producer = route_all(messages(80))
     log = rekey_log(producer)
     processor = keyed(LogHistory(log))
     lane = lane_for(log, processor, IngestStore(), FakeProducer())
@@ -191,7 +217,7 @@ def test_a_partition_that_comes_back_untouched_keeps_its_state_a_moved_one_is_re
     assert processor.replayed == 0, "its committed offset is where its state stops: no replay"
     moved = next(tp for tp, off in log.committed_offsets.items() if off < log.highwater(tp))
     log.committed_offsets[moved] += 1  # meanwhile another owner processed one more record
-    expected = log.committed_offsets[moved]
+    expected = entries_below(log, {moved: log.committed_offsets[moved]})
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
     lane.step()
     assert processor.replayed == expected, "that partition is rebuilt from its history"
@@ -209,6 +235,8 @@ def test_a_routed_record_the_broker_does_not_ack_is_resent_before_the_commit() -
     )
     consumer.rebalance([TopicPartition(CHAT, 0)])
     lane.step()
-    routed = [v for _, v, _ in producer.on(REKEY)]
-    assert {json.loads(v or b"")["event_id"] for v in routed} == {"e0", "e1", "e2"}
+    entries = expand(
+        [FakeRecord(REKEY, p or 0, 0, k, v, tuple(h or ())) for p, k, v, h in producer.sent_to(REKEY)]
+    )
+    assert {json.loads(e.value or b"")["event_id"] for e in entries} == {"e0", "e1", "e2"}
     assert consumer.commits == [{TopicPartition(CHAT, 0): 3}]
