@@ -79,7 +79,7 @@ class Rig:
             "RAILBIRD_CONSUMER_RETRY_BASE_MS": "100",
             "RAILBIRD_CONSUMER_RETRY_CAP_MS": "1000",
             "RAILBIRD_CONSUMER_STATE_LOOKBACK_S": "86400",
-            "RAILBIRD_API_TIMEOUT_S": "5",
+            "RAILBIRD_API_TIMEOUT_S": "15",
             "RAILBIRD_METRICS_PORT": "0",
             "RAILBIRD_RELAY_INTERVAL_MS": "50",
             "PYTHONUNBUFFERED": "1",
@@ -233,6 +233,8 @@ class Accounting:
     input_records: int
     committed: int
     findings: set[str]
+    detector_of: dict[str, str]
+    action_finding: dict[str, str]
     cases: int
     case_keys_duplicated: int
     case_count_mismatches: int
@@ -261,10 +263,13 @@ def account(rig: Rig, *, input_records: int) -> Accounting:
                            "LEFT JOIN findings f ON f.case_id = c.id GROUP BY c.id")
     keys = rig.db_rows("SELECT family, subject_id, incident, COUNT(*) FROM cases WHERE status='open' "
                        "GROUP BY family, subject_id, incident HAVING COUNT(*) > 1")
+    rows = [(r[0], r[1]) for r in rig.db_rows("SELECT finding_id, detector FROM findings")]
     return Accounting(
         input_records=input_records,
         committed=rig.committed_total(CHAT),
-        findings={r[0] for r in rig.db_rows("SELECT finding_id FROM findings")},
+        findings={r[0] for r in rows},
+        detector_of=dict(rows),
+        action_finding={r[0]: r[1] for r in rig.db_rows("SELECT action_id, finding_id FROM case_actions")},
         cases=len(per_case),
         case_keys_duplicated=len(keys),
         case_count_mismatches=sum(1 for _, stored, actual in per_case if stored != actual),

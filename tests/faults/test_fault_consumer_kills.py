@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.faults.checks import assert_exactly_once, wait_for_all_effects
+from tests.faults.checks import assert_exactly_once, order_sensitive_difference, wait_for_all_effects
 from tests.faults.rig import Rig, account
 from tests.faults.traffic import chat_traffic, oracle
 
@@ -37,6 +37,6 @@ def test_random_sigkills_of_consumers_lose_and_duplicate_nothing(rig: Rig, oracl
 
     wait_for_all_effects(rig, expected, n=EVENTS, timeout_s=180)
     acc = account(rig, input_records=EVENTS)
-    print("consumer kills:", {"kills": rig.kills, **acc.figures()})
+    print("consumer kills:", order_sensitive_difference(acc, expected), {"kills": rig.kills, **acc.figures()})
     assert rig.kills == KILLS
     assert_exactly_once(acc, expected)

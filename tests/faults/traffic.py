@@ -25,6 +25,12 @@ CLEAN = ("nice hand", "gg", "ty", "fold already", "lol", "wp", "how long is the 
 OFFENSIVE = ("kys", "you are a retard", "kurva anyád", "сука", "shut up you idiot", "fucking donkey")
 SHOUT = "WHY DO YOU ALWAYS CALL WITH TRASH"
 
+ORDER_SENSITIVE = frozenset({"chat.shouting_match", "chat.harassment"})
+"""Detectors keyed by place while game servers key chat by player: their events come from several
+input partitions, so the order they see (and, rarely, what they find) depends on how the partitions
+interleave -- a backlog after an outage interleaves them differently from the offline file order.
+Their findings are compared as a report, not as exactly-once effects (docs/reliability.md)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Record:
@@ -48,11 +54,11 @@ def _poison(i: int, rng: random.Random) -> bytes:
 
 
 def chat_traffic(n: int, *, seed: int = 7, players: int = 400, tables: int = 60,
-                 poison_every: int = 97) -> list[Record]:
-    """n records, 100 ms of event time apart; every `poison_every`-th is a poison record."""
-    rng = random.Random(seed)
+                 poison_every: int = 97, start: int = 0) -> list[Record]:
+    """n records, 100 ms of event time apart from record `start` on; every `poison_every`-th is poison."""
+    rng = random.Random(seed * 1_000_003 + start)
     out: list[Record] = []
-    for i in range(n):
+    for i in range(start, start + n):
         if poison_every and i % poison_every == poison_every - 1:
             out.append(Record(b"poison", _poison(i, rng)))
             continue
@@ -75,6 +81,7 @@ class Oracle:
     findings: dict[str, dict[str, Any]] = field(default_factory=dict)
     automatic_actions: set[str] = field(default_factory=set)
     automatic_action_kinds: dict[str, str] = field(default_factory=dict)
+    action_finding: dict[str, str] = field(default_factory=dict)
     dead: int = 0
     detector_errors: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
@@ -99,6 +106,7 @@ def oracle(records: Iterable[Record], pipeline: Pipeline) -> Oracle:
         elif out["kind"] == "action" and out["action"]["disposition"] == "automatic":
             result.automatic_actions.add(out["action"]["action_id"])
             result.automatic_action_kinds[out["action"]["action_id"]] = out["action"]["kind"]
+            result.action_finding[out["action"]["action_id"]] = out["finding_id"]
         elif out["kind"] == "dead_letter":
             result.dead += 1
         elif out["kind"] == "detector_error":
