@@ -127,6 +127,34 @@ VIOLATIONS: Final[dict[str, Bank]] = {
         "uk": ("{v} ти найгірший гравець тут, кидай", "{v} тебе ніхто не любить, йди з-за столу",
                "{v} я ходитиму за тобою за кожен стіл, невдаха"),
     },
+    "defamation": {
+        "en": ("{v} is a convicted thief, he stole from his own company", "everyone knows {v} was banned for botting on other sites"),
+        "id": ("{v} itu maling, pernah dipenjara karena mencuri", "semua tahu {v} diblokir di situs lain karena pakai bot"),
+        "vi": ("{v} là kẻ trộm, từng đi tù vì ăn cắp", "ai cũng biết {v} bị cấm ở trang khác vì dùng bot"),
+        "hu": ("{v} egy elítélt tolvaj, a saját cégét lopta meg", "mindenki tudja, hogy {v}-t botozásért tiltották ki máshol"),
+        "uk": ("{v} засуджений злодій, обікрав власну компанію", "всі знають, що {v} забанили за ботів на інших сайтах"),
+    },
+    "illegal_disclosure": {
+        "en": ("I have the leaked player database with emails and phones, DM me", "selling a dump of this site's user passwords"),
+        "id": ("aku punya database pemain bocor lengkap email dan nomor hp, dm", "jual dump password pengguna situs ini"),
+        "vi": ("mình có cơ sở dữ liệu người chơi bị lộ, có email và sđt, nhắn riêng", "bán dữ liệu mật khẩu người dùng trang này"),
+        "hu": ("megvan a kiszivárgott játékos-adatbázis e-mailekkel, írj privátban", "eladó az oldal felhasználói jelszavainak listája"),
+        "uk": ("маю злиту базу гравців з поштою і телефонами, пишіть", "продаю дамп паролів користувачів цього сайту"),
+    },
+    "misleading": {
+        "en": ("support confirmed: every deposit today is doubled, send it to my wallet first", "the site closes tomorrow, withdraw everything now or lose it"),
+        "id": ("cs sudah konfirmasi: deposit hari ini dobel, kirim dulu ke dompetku", "situs ini tutup besok, tarik semua sekarang atau hangus"),
+        "vi": ("hỗ trợ xác nhận: nạp hôm nay được gấp đôi, gửi vào ví mình trước", "trang này đóng cửa ngày mai, rút hết ngay kẻo mất"),
+        "hu": ("az ügyfélszolgálat megerősítette: ma minden befizetés dupla, előbb küldd a tárcámba", "holnap bezár az oldal, vegyél ki mindent most"),
+        "uk": ("підтримка підтвердила: сьогодні кожен депозит подвоюється, спершу скинь на мій гаманець", "сайт закривається завтра, виводьте все зараз"),
+    },
+    "confidential": {
+        "en": ("full copy of the paid PokerPro course PDF, free download here", "leaked internal security report of this room, ask me for the file"),
+        "id": ("salinan lengkap kursus berbayar PokerPro, unduh gratis", "laporan internal keamanan situs ini bocor, minta filenya ke aku"),
+        "vi": ("bản sao đầy đủ khóa học trả phí PokerPro, tải miễn phí", "báo cáo bảo mật nội bộ của trang bị lộ, xin file thì nhắn"),
+        "hu": ("a fizetős PokerPro tanfolyam teljes PDF-je ingyen letölthető", "kiszivárgott belső biztonsági jelentés, kérd tőlem a fájlt"),
+        "uk": ("повна копія платного курсу PokerPro, безкоштовно", "злитий внутрішній звіт безпеки цього сайту, пишіть за файлом"),
+    },
 }
 """Category -> language -> lines; one planted message is one line of its bank."""
 

@@ -74,7 +74,7 @@ class Rates:
 
 DEMO_RATES = Rates(
     plant_interval_s=30.0, first_plant_s=(3.0, 30.0), bounty_start_s=2.0, turbo_start_s=30.0,
-    tournament_level_s=90.0, sit_out_plot_s=(20.0, 120.0), report_interval_s=120.0, spam_interval_s=45.0,
+    tournament_level_s=90.0, sit_out_plot_s=(20.0, 60.0), report_interval_s=120.0, spam_interval_s=45.0,
 )
 
 

@@ -11,6 +11,7 @@ from simulator.phrases import LANGUAGE_SHARE, LANGUAGES, NICKNAME_PARTS, OFFENSI
 TABLE_CATEGORIES: tuple[str, ...] = (
     "insult", "hate", "threat", "sexual", "personal_info", "impersonation", "criminal",
     "shouting", "harassment", "flooding", "emoji_spam", "hand_in_play",
+    "defamation", "illegal_disclosure", "misleading", "confidential",
 )
 """Chat categories planted by abusers sitting at (or watching) tables."""
 SPAM_CATEGORIES: tuple[str, ...] = ("spam", "malicious_link")
@@ -74,12 +75,12 @@ def build_population(config: RoomConfig, rng: random.Random) -> Population:
     """Players with personas, plus the planted groups and abusers, deterministically from rng."""
     n = max(60, config.players)
     plan: list[tuple[str, tuple[str, ...], str | None]] = []
-    per_language = max(3, n // 100)
+    per_language = max(4, n // 100)
     abuser = 0
     for language in LANGUAGES:
         for _ in range(per_language):
             # Spread the starting categories so the first two plants of all abusers cover them all.
-            start = (abuser * 5) % len(TABLE_CATEGORIES)
+            start = (abuser * 5) % len(TABLE_CATEGORIES)  # 5 is coprime with 16: all starts differ
             abuser += 1
             cats = tuple(TABLE_CATEGORIES[(start + j) % len(TABLE_CATEGORIES)] for j in range(5))
             plan.append(("chat_abuser", cats, language))

@@ -12,6 +12,7 @@ from tests.simulator.sim_rooms import generated
 CHAT_PLANTED = {
     "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info", "impersonation",
     "collusion_talk", "hand_in_play", "criminal", "flooding", "emoji_spam", "shouting", "harassment",
+    "defamation", "illegal_disclosure", "misleading", "confidential",
 }
 
 
