@@ -125,6 +125,15 @@ def score(
             "false_per_10k_honest_hours": _per_10k(sum(1 for s in mine if not s.matched), honest_hours),
             "status": "ok" if mine else "registered, no findings",
         }
+    languages: dict[str, dict[str, Any]] = {}
+    for k, row in enumerate(truth):
+        lang = row.detail.get("language")
+        if isinstance(lang, str):
+            entry = languages.setdefault(lang, {"truth": 0, "found": 0})
+            entry["truth"] += 1
+            entry["found"] += k in delays
+    for entry in languages.values():
+        entry["recall"] = _ratio(entry["found"], entry["truth"])
     total_false = sum(1 for s in scored if not s.matched)
     return {
         "match": {"slack_s": slack.total_seconds(), "rule": "same category, subject among truth players, windows overlap"},
@@ -134,4 +143,5 @@ def score(
         },
         "categories": per_category,
         "detectors": per_detector,
+        "chat_recall_by_language": dict(sorted(languages.items())),
     }

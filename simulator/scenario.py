@@ -61,6 +61,11 @@ def markdown_table(result: dict[str, Any]) -> str:
         f"{', '.join(s['detectors']) or s['status']} |"
         for cat, s in result["categories"].items()
     ]
+    langs = result.get("chat_recall_by_language", {})
+    if langs:
+        rows.append("")
+        rows.append("| language | planted chat offences | recall |\n|---|---:|---:|")
+        rows += [f"| {lang} | {e['truth']} | {_fmt(e['recall'])} |" for lang, e in langs.items()]
     return "\n".join([head, *rows])
 
 
@@ -89,4 +94,13 @@ def combine(results: list[dict[str, Any]]) -> dict[str, Any]:
             "false_per_10k_honest_hours": round(p["false_findings"] / hours * 10_000, 2) if hours else None,
             "detectors": sorted(p["detectors"]), "status": statuses[0],
         }
-    return {"runs": len(results), "honest_player_hours": round(hours, 2), "categories": categories}
+    languages: dict[str, dict[str, Any]] = {}
+    for r in results:
+        for lang, e in r.get("chat_recall_by_language", {}).items():
+            entry = languages.setdefault(lang, {"truth": 0, "found": 0})
+            entry["truth"] += e["truth"]
+            entry["found"] += e["found"]
+    for entry in languages.values():
+        entry["recall"] = round(entry["found"] / entry["truth"], 4) if entry["truth"] else None
+    return {"runs": len(results), "honest_player_hours": round(hours, 2), "categories": categories,
+            "chat_recall_by_language": dict(sorted(languages.items()))}

@@ -57,3 +57,11 @@ def test_exempt_formats_drop_hit_and_run_rows_for_that_rules_version() -> None:
     rows = [_row("hit_and_run", ("p1",), 0, 60, format="rush_and_cash"), _row("hit_and_run", ("p1",), 0, 60, format="vip")]
     kept = relevant_truth(rows, exempt_formats=frozenset({"rush_and_cash", "all_in_or_fold"}))
     assert [r.detail["format"] for r in kept] == ["vip"]
+
+
+def test_chat_recall_is_broken_down_by_language() -> None:
+    truth = [_row("insult", ("p1",), 100, 100, language="hu"), _row("insult", ("p2",), 500, 500, language="hu"),
+             _row("threat", ("p3",), 100, 100, language="vi")]
+    result = score([_finding("insult", "p1", 100)], truth, honest_hours=10.0, registered=[])
+    assert result["chat_recall_by_language"] == {"hu": {"truth": 2, "found": 1, "recall": 0.5},
+                                                 "vi": {"truth": 1, "found": 0, "recall": 0.0}}
