@@ -17,7 +17,7 @@ from api.audit import views as audit
 from api.auth import views as auth
 from api.cases import views as cases
 from api.console import views as console
-from api.db import make_engine, make_sessions, migrate
+from api.db import make_engine, make_read_sessions, make_sessions, migrate
 from api.deps import ApiConfig, authorize
 from api.errors import install_error_handlers
 from api.findings import views as findings
@@ -76,6 +76,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.config, app.state.sessions, app.state.engine = config, sessions, engine
+    app.state.read_sessions = make_read_sessions(sessions)
     install_error_handlers(app)
     app.add_api_route("/healthz", _health, methods=["GET"], include_in_schema=False)
     apidocs.install(app)
