@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from pipeline.categories import CATEGORIES
@@ -75,6 +76,8 @@ class Room:
         self.tournaments = self._tournaments()
         self._offensive = {p.id for p in self.population.players.values() if p.offensive_nickname}
         self._nick_seen: dict[str, list[ChatMessage]] = {}
+        self.finished = False
+        """True once the room has run to its end (or was stopped) and the truth is final."""
 
     def _cash_tables(self, partners: dict[str, tuple[str, ...]]) -> list[CashTable]:
         w = self.world
@@ -139,10 +142,20 @@ class Room:
 
     @property
     def truth(self) -> list[TruthRow]:
-        """Ground-truth rows (complete after `events()` is exhausted), ordered by start."""
-        return sorted(self.world.truth, key=lambda r: (r.start, r.category, r.players))
+        """Ground-truth rows (complete after `events()` is exhausted or `stop()`), ordered by start."""
+        last = self.world.ts(self.world.end)
+        rows = [r for r in self.world.truth if r.end <= last]
+        return sorted(rows, key=lambda r: (r.start, r.category, r.players))
+
+    def stop(self, at: datetime) -> None:
+        """End the room early at the last event actually used: truth and summary cover up to there."""
+        self.world.end = min(self.world.end, (at - self.config.start).total_seconds())
+        self._finish()
 
     def _finish(self) -> None:
+        if self.finished:
+            return
+        self.finished = True
         w = self.world
         for tournament in self.tournaments:
             tournament.finish()
@@ -198,7 +211,7 @@ class Room:
         players = self.population.players.values()
         honest = [p for p in players if p.persona_name in HONEST_PERSONAS and not p.offensive_nickname]
         by_category: dict[str, int] = {}
-        for row in self.world.truth:
+        for row in self.truth:
             by_category[row.category] = by_category.get(row.category, 0) + 1
         personas: dict[str, int] = {}
         for p in players:

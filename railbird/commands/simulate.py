@@ -51,16 +51,21 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 print(f"railbird simulate: cannot reach Kafka: {type(exc).__name__}: {exc}", file=sys.stderr)
                 return 1
         sent = 0
+        last = None
         try:
             for topic, event in paced(room.events(), rate=args.rate, max_seconds=args.duration):
                 sink.write(topic, event)
                 sent += 1
+                last = event.ts
         finally:
             sink.close()
+    complete = room.finished
+    if not complete and last is not None:
+        room.stop(last)  # stopped by --duration: truth only for what was sent
     if args.truth:
         with Path(args.truth).open("w", encoding="utf-8") as out:
             write_truth(room.truth, out)
-    summary = room.summary() | {"sent": sent, "complete": args.duration is None}
+    summary = room.summary() | {"sent": sent, "complete": complete}
     text = json.dumps(summary, indent=2, ensure_ascii=False)
     if args.summary:
         Path(args.summary).write_text(text + "\n", encoding="utf-8")
