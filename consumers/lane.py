@@ -9,6 +9,7 @@ partitions are paused and `poll()` keeps being called, so the group membership (
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -36,6 +37,19 @@ log = logging.getLogger("railbird.consumer")
 T = TypeVar("T")
 Message = tuple[str, bytes | None, bytes, list[tuple[str, bytes]], int | None]
 """A record to produce: topic, key, value, headers, partition (None: by key)."""
+
+DLQ_VALUE_LIMIT = 600_000
+"""Bytes of the original value a dead letter carries. Base64 grows it by 4/3 and the producer's
+largest request is 1 MiB: a bigger record could never be dead-lettered and would block its
+partition forever (found by tests/hostile). The rest is named by its size and sha256."""
+
+
+def _truncation_note(value: bytes | None) -> str:
+    raw = value or b""
+    if len(raw) <= DLQ_VALUE_LIMIT:
+        return ""
+    digest = hashlib.sha256(raw).hexdigest()
+    return f" (value truncated to its first {DLQ_VALUE_LIMIT} of {len(raw)} bytes, sha256 {digest})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,10 +258,10 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 partition=record.partition,
                 offset=record.offset,
                 error_kind=kind,
-                error=reason,
+                error=reason + _truncation_note(record.value),
                 failed_at=now,
                 key_b64=DeadLetter.encode_bytes(record.key),
-                value_b64=DeadLetter.encode_bytes(record.value) or "",
+                value_b64=DeadLetter.encode_bytes((record.value or b"")[:DLQ_VALUE_LIMIT]) or "",
             )
             messages.append((dlq_topic(record.topic), record.key, letter.model_dump_json().encode(), [], None))
             self.metrics.dead_letters.labels(record.topic, kind).inc()

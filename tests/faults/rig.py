@@ -111,9 +111,10 @@ class Rig:
         _kill(self.api)
         self.api = None
 
-    def start_consumer(self, slot: int | None = None) -> int:
-        """Start `railbird consume --topic chat.messages` in a slot (a new one by default)."""
-        proc = self._spawn(f"consume-{len(self.consumers) if slot is None else slot}", ["consume", "--topic", CHAT])
+    def start_consumer(self, slot: int | None = None, *, topics: tuple[str, ...] = ("--topic", CHAT)) -> int:
+        """Start `railbird consume --topic chat.messages` (or other `topics` args) in a slot (a new one
+        by default)."""
+        proc = self._spawn(f"consume-{len(self.consumers) if slot is None else slot}", ["consume", *topics])
         if slot is None:
             self.consumers.append(proc)
             return len(self.consumers) - 1

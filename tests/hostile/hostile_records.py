@@ -68,3 +68,27 @@ def hostile_records(topic: str, *, seed: int = 3) -> list[bytes]:
     """Every hostile record for one topic (deterministic)."""
     rng = random.Random(seed)
     return [*wrong_types(topic), *naughty_texts(topic), *structural(rng)]
+
+
+def mutations(topic: str, n: int, *, seed: int) -> Iterator[bytes]:
+    """n random corruptions of the topic's sample: a field set to a random value, a truncation,
+    flipped bytes, a duplicated key, or a naughty string where an id belongs."""
+    rng = random.Random(seed)
+    base = SAMPLES[topic]()
+    valid = json.dumps(base).encode()
+    names = sorted(base)
+    for i in range(n):
+        how = i % 5
+        if how == 0:
+            yield json.dumps({**base, rng.choice(names): rng.choice(WRONG_VALUES)}).encode()
+        elif how == 1:
+            yield valid[: rng.randrange(len(valid))]
+        elif how == 2:
+            raw = bytearray(valid)
+            for _ in range(rng.randrange(1, 6)):
+                raw[rng.randrange(len(raw))] = rng.randrange(256)
+            yield bytes(raw)
+        elif how == 3:
+            yield valid[:-1] + b',"event_id":' + json.dumps(rng.choice(NAUGHTY)).encode() + b"}"
+        else:
+            yield json.dumps({**base, rng.choice(names): rng.choice(NAUGHTY)}).encode()
