@@ -22,9 +22,9 @@ from pipeline.hands.stats import binom_lower, binom_upper, fisher, normal_upper,
 class CollusionThresholds:
     """Operating points, tuned on generated play and checked on the Pluribus hands."""
 
-    min_bet_chances: int = 12
-    soft_p: float = 1e-9
-    soft_each_p: float = 1e-3
+    min_bet_chances: int = 10
+    soft_p: float = 1e-6
+    soft_each_p: float = 1e-2
     soft_min_gap: float = 0.08
     soft_max_ratio: float = 0.4
     """Soft play is near-total avoidance: the observed bet rate is at most this share of expected..."""
