@@ -130,3 +130,28 @@ def test_confirmed_sanction_reaches_the_broker(client, users, engine, clock, kaf
     assert _published(engine)[0].published_at is not None
 
 
+
+
+@pytest.mark.kafka
+def test_the_api_command_relay_creates_its_topic_and_publishes(client, engine, clock):
+    from kafka import KafkaConsumer
+
+    from consumers.broker import EmbeddedBroker, free_port
+    from pipeline.contracts import ENFORCEMENT
+    from railbird.commands.api import relay_factory
+    from railbird.settings import Settings
+
+    clock.now = T0
+    client.post("/v1/findings/batch", json=batch(chat_finding(1, automatic=True, kind="chat_mute")), headers=SVC)
+    # A broker of its own: this publishes to the real topic name, which other tests may be reading.
+    with EmbeddedBroker(port=free_port()) as broker:
+        settings = Settings(env="test", kafka_bootstrap=broker.bootstrap, topic_partitions=1)
+        relay = relay_factory(settings)(make_sessions(engine))
+        assert relay.run_once() == 1
+        relay.stop()
+        consumer = KafkaConsumer(ENFORCEMENT, bootstrap_servers=broker.bootstrap, auto_offset_reset="earliest",
+                                 group_id="g-cmd", session_timeout_ms=6000, heartbeat_interval_ms=1000,
+                                 consumer_timeout_ms=20_000)
+        record = next(iter(consumer))
+        consumer.close()
+    assert json.loads(record.value)["type"] == "railbird.enforcement.chat_mute"

@@ -182,3 +182,13 @@ def test_evidence_merges_messages_and_replays_hands(client, users):
     assert ev["messages"][0]["text"] == "<script>alert(1)</script>"
     assert ev["messages"][0]["spans"] == [{"start": 13, "end": 18, "label": "insult"}]
     assert ev["hands"] == []
+
+
+def test_concurrent_claims_have_exactly_one_winner(client, users):
+    from concurrent.futures import ThreadPoolExecutor
+
+    case_id = _case(client, chat_finding(1))
+    headers = [users.headers("analyst", f"racer{i}") for i in range(6)]
+    with ThreadPoolExecutor(6) as pool:
+        codes = list(pool.map(lambda h: client.post(f"/v1/cases/{case_id}/claim", headers=h).status_code, headers))
+    assert codes.count(200) == 1 and all(c in (409, 503) for c in codes if c != 200), codes
