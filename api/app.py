@@ -25,6 +25,7 @@ from api.middleware import BodyLimit, SecurityHeaders
 from api.outbox import views as events
 from api.outbox.relay import Relay
 from api.players import views as players
+from api.ratelimit import RateLimit, rate_limits_from
 from api.sanctions import views as sanctions
 from api.stats import views as stats
 from railbird.settings import DEV_SERVICE_TOKEN, Settings
@@ -85,6 +86,8 @@ def create_app(
     console.mount_static(app)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    if limits := rate_limits_from(settings):
+        app.add_middleware(RateLimit, limits=limits)
     return app
 
 

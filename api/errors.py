@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
@@ -72,7 +73,14 @@ async def _validation(_request: Request, exc: RequestValidationError) -> JSONRes
     return JSONResponse({"detail": errors}, status_code=422)
 
 
-async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+async def _service_error(request: Request, exc: ServiceError) -> Response:
+    if request.url.path.startswith("/console/"):
+        # People in the console get a page, not JSON; the message is escaped like all text.
+        body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{exc.status_code}</title>'
+                f'<link rel="stylesheet" href="/console/static/console.css"></head><body><main>'
+                f'<p class="error">{html.escape(exc.message)}</p><p><a href="/console/">Back to the queue</a></p>'
+                f"</main></body></html>")
+        return HTMLResponse(body, status_code=exc.status_code)
     headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
     return JSONResponse({"detail": exc.message}, status_code=exc.status_code, headers=headers)
 
