@@ -64,6 +64,12 @@ class Settings(BaseSettings):
     service_token: str = DEV_SERVICE_TOKEN
     relay_enabled: bool = True
     relay_interval_ms: int = Field(default=100, ge=10)
+    rate_limit_enabled: bool | None = None
+    """Per-client limits on logins and writes (api/ratelimit.py); None = on, except with env=test."""
+    rate_limit_login_per_min: int = Field(default=10, ge=0)
+    rate_limit_write_per_min: int = Field(default=300, ge=0)
+    retention_days: int = Field(default=0, ge=0)
+    """Chat text and evidence of cases closed longer ago than this are redacted (0 = keep)."""
 
     # Detection.
     rules_version: str = "id-vi-2022-09-28"
