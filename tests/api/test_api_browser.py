@@ -69,7 +69,15 @@ def _rich_findings() -> list[Finding]:
             for p, t in (("p-gina", "t-1"), ("p-hal", "t-2"))
             for a, b, s in ((0, 10, "seated"), (10, 18, "sitting_out"), (18, 30, "seated"), (30, 36, "sitting_out"))]},
     )
-    return [*chat, hand, seat]
+    # Background traffic for the queue screenshot, all below p-alice's priority.
+    others = [chat_finding(20 + i, player=f"p-{name}", table=f"t-{10 + i}", score=0.55 + i * 0.02, category=cat,
+                           text=text)
+              for i, (name, cat, text) in enumerate([
+                  ("ivan", "spam", "visit my site for free chips"), ("jo", "insult", "you donkey"),
+                  ("kim", "flooding", "aaaaaaaaaaaaaa"), ("lee", "personal_info", "what's your real name?"),
+                  ("max", "insult", "idiot call"), ("nia", "spam", "cheap chips here"),
+                  ("oli", "shouting", "WHY DID YOU CALL"), ("pat", "harassment", "I'll follow you to every table")])]
+    return [*chat, *others, hand, seat]
 
 
 @pytest.fixture
@@ -133,7 +141,8 @@ def test_moderator_works_a_case_to_a_published_sanction(live):
         page.fill("#password", "moderator-pass-1")
         page.click("button[type=submit]")
         expect(page.locator("#queue")).to_be_visible()
-        page.goto(f"{base}/console/?family=hand")
+        page.goto(f"{base}/console/?family=chat")
+        page.keyboard.press("j")
         page.screenshot(path=str(SHOTS / "queue.png"), full_page=True)
         page.goto(f"{base}/console/?family=seat")
         first = page.locator("#queue tbody tr").first
