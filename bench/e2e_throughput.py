@@ -335,6 +335,9 @@ def start_group(n: int, bootstrap: str, api_url: str, prefix: str, logdir: Path,
     except RuntimeError:
         stop_group(procs)
         raise
+    # The first process is ready before the last one joins: let that rebalance finish (tansu
+    # completes a join in about half the 6 s session timeout) before measuring.
+    time.sleep(8)
     return ports, procs
 
 

@@ -284,6 +284,8 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             for e in h.errors:
                 self.metrics.detector_errors.labels(e.detector).inc()
                 log.error("detector failed: %s", e.error, extra={"detector": e.detector, "event_id": e.event_id})
+            for name in h.skipped:
+                self.metrics.skipped.labels(name).inc()
             if h.findings:
                 self.metrics.events_out.labels(h.record.topic, "finding").inc(len(h.findings))
 

@@ -24,6 +24,7 @@ class ConsumerMetrics:
     detector_errors: Counter
     api_errors: Counter
     api_requests: Counter
+    skipped: Counter
 
     @classmethod
     def create(cls, registry: CollectorRegistry) -> ConsumerMetrics:
@@ -71,4 +72,10 @@ class ConsumerMetrics:
                 "railbird_api_write_errors", "Failed review API writes", ["kind"], registry=registry
             ),
             api_requests=Counter("railbird_api_requests", "Review API batch requests", registry=registry),
+            skipped=Counter(
+                "railbird_detector_skipped",
+                "Routed events for a detector this process does not run",
+                ["detector"],
+                registry=registry,
+            ),
         )

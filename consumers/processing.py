@@ -53,6 +53,8 @@ class Handled:
     routes: tuple[Route, ...] = ()
     dead: tuple[ErrorKind, str] | None = None
     errors: tuple[DetectorError, ...] = ()
+    skipped: tuple[str, ...] = ()
+    """Detectors the route named that this process does not run."""
 
 
 class Processor(Protocol):
@@ -217,17 +219,17 @@ class KeyedProcessor:
             return Handled(record)
         findings: list[Finding] = []
         errors: list[DetectorError] = []
-        for name in names:
-            pipeline = state.pipelines.get(name)
-            if pipeline is None:
-                errors.append(DetectorError(name, event.event_id, "no such detector in this process"))
-                continue
-            outcome = pipeline.process(source, event)
+        # A detector this process does not run (switched off, or a rolling deploy where stage 1 is
+        # newer) is skipped and counted, not dead-lettered: the event is fine.
+        known = [n for n in names if n in state.pipelines]
+        for name in known:
+            outcome = state.pipelines[name].process(source, event)
             findings.extend(outcome.findings)
             errors.extend(outcome.errors)
-        if len(errors) == len(names):
+        if known and len(errors) == len(known):
             return _all_failed(record, errors)
-        return Handled(record, tuple(findings), errors=tuple(errors))
+        skipped = tuple(n for n in names if n not in state.pipelines)
+        return Handled(record, tuple(findings), errors=tuple(errors), skipped=skipped)
 
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
         """Keep the states: if the same partitions come back untouched, no replay is needed."""

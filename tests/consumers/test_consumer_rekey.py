@@ -240,3 +240,18 @@ def test_a_routed_record_the_broker_does_not_ack_is_resent_before_the_commit() -
     )
     assert {json.loads(e.value or b"")["event_id"] for e in entries} == {"e0", "e1", "e2"}
     assert consumer.commits == [{TopicPartition(CHAT, 0): 3}]
+
+
+def test_a_route_for_a_detector_this_process_does_not_run_is_skipped_not_dead_lettered() -> None:
+    producer = route_all(messages(12))
+    store, registry = IngestStore(), CollectorRegistry()
+    processor = KeyedProcessor(make_detectors=dict, rules=RULES, history=None, lookback_s=60)  # runs nothing
+    log = rekey_log(producer)
+    lane = lane_for(log, processor, store, FakeProducer())
+    lane.metrics = ConsumerMetrics.create(registry)
+    log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
+    while lane.step():
+        pass
+    assert lane.producer.on("railbird.rekey.chat.messages.dlq") == []  # type: ignore[attr-defined]
+    assert registry.get_sample_value("railbird_detector_skipped_total", {"detector": "test.burst"}) == 12
+    assert sum(log.committed_offsets.values()) == sum(len(v) for v in log.log.values())
