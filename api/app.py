@@ -25,6 +25,7 @@ from api.middleware import BodyLimit, SecurityHeaders
 from api.outbox import views as events
 from api.outbox.relay import Relay
 from api.players import views as players
+from api.privacy.shaping import PrivacyShaping
 from api.ratelimit import RateLimit, rate_limits_from
 from api.sanctions import views as sanctions
 from api.stats import views as stats
@@ -86,6 +87,7 @@ def create_app(
     console.mount_static(app)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(PrivacyShaping)
     if limits := rate_limits_from(settings):
         app.add_middleware(RateLimit, limits=limits)
     return app

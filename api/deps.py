@@ -95,6 +95,7 @@ async def authorize(request: Request,
         raise principal
     if not allowed(permission, principal.role):
         raise ForbiddenError(f"role {principal.role!r} may not {request.method} {path}")
+    request.state.role = principal.role  # read by api.privacy.shaping to redact the response
     return principal
 
 

@@ -14,7 +14,7 @@ def insert_ignore(session: Session, model: type[DeclarativeBase], values: dict[s
     table = model.__table__  # type: ignore[attr-defined]
     dialect = session.get_bind().dialect.name
     module = postgresql if dialect == "postgresql" else sqlite
-    stmt = (module.insert(table).values(**values).on_conflict_do_nothing(index_elements=list(conflict))
-            .returning(table.c[conflict[0]]))
-    # RETURNING yields a row only when this statement inserted (rowcount is unreliable here).
-    return session.execute(stmt).first() is not None
+    # Values go in as parameters, not literals: the statement compiles once and is reused from
+    # SQLAlchemy's cache. RETURNING yields a row only when this call inserted (rowcount is unreliable).
+    stmt = module.insert(table).on_conflict_do_nothing(index_elements=list(conflict)).returning(table.c[conflict[0]])
+    return session.execute(stmt, values).first() is not None

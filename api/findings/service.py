@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from api.cases import service as cases
-from api.cases.models import CaseAction
+from api.cases.models import Case, CaseAction
 from api.errors import InvalidError, NotFoundError
 from api.findings.models import FindingRow
 from api.sanctions import service as sanctions
@@ -36,17 +36,25 @@ def ingest(session: Session, *, findings: list[Finding], now: datetime) -> Inges
         if (where := bad_text(finding.model_dump(mode="json"))) is not None:
             raise InvalidError(f"findings[{i}].{where}: text contains NUL or an unpaired surrogate")
     result = IngestResult()
+    # One query finds every repeat of the batch; ON CONFLICT below still catches concurrent writers.
+    ids = list({f.finding_id for f in findings})
+    seen = set(session.scalars(select(FindingRow.finding_id).where(FindingRow.finding_id.in_(ids))))
+    open_cases: dict[str, Case] = {}
     for finding in findings:
-        _ingest_one(session, finding=finding, now=now, result=result)
+        if finding.finding_id in seen:
+            result.duplicates += 1
+            continue
+        seen.add(finding.finding_id)
+        _ingest_one(session, finding=finding, now=now, result=result, open_cases=open_cases)
     session.commit()
     return result
 
 
-def _ingest_one(session: Session, *, finding: Finding, now: datetime, result: IngestResult) -> None:
-    if session.scalar(select(FindingRow.finding_id).where(FindingRow.finding_id == finding.finding_id)):
-        result.duplicates += 1
-        return
-    case = cases.open_case_for(session, finding=finding, now=now)
+def _ingest_one(session: Session, *, finding: Finding, now: datetime, result: IngestResult,
+                open_cases: dict[str, Case]) -> None:
+    key = cases.open_key_of(finding)
+    case = open_cases.get(key) or cases.open_case_for(session, finding=finding, now=now)
+    open_cases[key] = case
     inserted = insert_ignore(session, FindingRow, _row(finding, case_id=case.id, now=now), ("finding_id",))
     if not inserted:  # a concurrent writer stored it first
         result.duplicates += 1
