@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 HEADS = ("toxic", "hate", "spam")
 """Statistical heads; every other chat category is rule-based (see `rules.py`)."""
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "artifacts" / "chat_classifier.skops"
 
 
@@ -28,6 +28,8 @@ class ChatModel:
     """n_features x len(HEADS)."""
     lex_weights: NDArray[np.float32]
     """n_lexicon_features x len(HEADS)."""
+    bare_weights: NDArray[np.float32]
+    """n_features x len(HEADS): accent-free word unigrams (Vietnamese typed either way)."""
     intercepts: NDArray[np.float32]
     platt: NDArray[np.float32]
     """len(HEADS) x 2: probability = sigmoid(a * margin + b)."""
@@ -48,6 +50,7 @@ def save_model(model: ChatModel, path: Path) -> None:
         "word_ngrams": model.word_ngrams,
         "weights": model.weights.astype(np.float32),
         "lex_weights": model.lex_weights.astype(np.float32),
+        "bare_weights": model.bare_weights.astype(np.float32),
         "intercepts": model.intercepts.astype(np.float32),
         "platt": model.platt.astype(np.float32),
         "thresholds": dict(model.thresholds),
@@ -76,6 +79,7 @@ def load_model(path: Path) -> ChatModel:
         word_ngrams=int(state["word_ngrams"]),
         weights=np.ascontiguousarray(state["weights"], dtype=np.float32),
         lex_weights=np.asarray(state["lex_weights"], dtype=np.float32),
+        bare_weights=np.ascontiguousarray(state["bare_weights"], dtype=np.float32),
         intercepts=np.asarray(state["intercepts"], dtype=np.float32),
         platt=np.asarray(state["platt"], dtype=np.float32),
         thresholds={str(k): float(v) for k, v in state["thresholds"].items()},

@@ -89,6 +89,7 @@ class ChatClassifier:
         self.hasher = NgramHasher(
             n_features=model.n_features, char_range=model.char_range, word_ngrams=model.word_ngrams
         )
+        self.bare_hasher = NgramHasher(n_features=model.n_features, char_range=(99, 98), word_ngrams=1)
         self.analyzer = Analyzer(lexicon=Lexicon(model.lexicon), use_lingua=use_lingua)
 
     def head_probabilities(self, analyses: Sequence[Analysis]) -> NDArray[np.float32]:
@@ -98,6 +99,7 @@ class ChatClassifier:
         folded = [a.views.folded.text for a in analyses]
         lex = np.array([a.lex_features for a in analyses], dtype=np.float32)
         margins = self.hasher.scores(folded, self.model.weights) + lex @ self.model.lex_weights
+        margins += self.bare_hasher.scores([a.views.bare.text for a in analyses], self.model.bare_weights)
         margins += self.model.intercepts
         a, b = self.model.platt[:, 0], self.model.platt[:, 1]
         probs: NDArray[np.float32] = (1.0 / (1.0 + np.exp(-(margins * a + b)))).astype(np.float32)

@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 AUTHORED_WEIGHT = 5.0
 LEX_ONLY_WEIGHT = 0.5
+BARE_WORDS = (99, 98)
+"""No character n-grams (empty range): the accent-free view contributes word unigrams only."""
 LEX_SCALE = 1.0
 """Lexicon features sit beside L2-scaled n-gram rows; 1.0 keeps them on the same footing."""
 
@@ -63,19 +65,21 @@ def training_pool(datasets_dir: Path) -> list[Sample]:
     return pool + authored_samples()
 
 
-def design_matrix(hasher: NgramHasher, analyses: Sequence[Analysis]) -> sp.csr_matrix:
-    """Hashed n-grams of the folded view beside the lexicon features (training layout)."""
+def design_matrix(hasher: NgramHasher, bare: NgramHasher, analyses: Sequence[Analysis]) -> sp.csr_matrix:
+    """Training layout: [folded-view n-grams | lexicon features | accent-free words]."""
     grams = hasher.transform([a.views.folded.text for a in analyses])
     grams.sum_duplicates()
     lex = sp.csr_matrix(np.array([a.lex_features for a in analyses], dtype=np.float32) * LEX_SCALE)
-    return sp.hstack([grams, lex], format="csr")
+    words = bare.transform([a.views.bare.text for a in analyses])
+    words.sum_duplicates()
+    return sp.hstack([grams, lex, words], format="csr")
 
 
 def lexicon_only(x: sp.csr_matrix, n_features: int) -> sp.csr_matrix:
     """Copies of the rows with every n-gram dropped: the model must also score from the word
     lists alone, which is all it has for languages without labelled data (id, hu, uk)."""
     mask = np.zeros(x.shape[1], dtype=np.float32)
-    mask[n_features:] = 1.0
+    mask[n_features : n_features + N_LEX_FEATURES] = 1.0
     return sp.csr_matrix(x @ sp.diags(mask))
 
 
@@ -115,7 +119,8 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     log.info("pool: %d samples, lexicon: %d terms", len(pool), len(terms))
     analyses = [analyzer.analyze(s.text) for s in pool]
     hasher = NgramHasher(n_features=cfg.n_features, char_range=cfg.char_range, word_ngrams=cfg.word_ngrams)
-    x = design_matrix(hasher, analyses)
+    bare = NgramHasher(n_features=cfg.n_features, char_range=BARE_WORDS, word_ngrams=1)
+    x = design_matrix(hasher, bare, analyses)
     idx = np.arange(len(pool))
     fit_idx, cal_idx = train_test_split(
         idx, test_size=cfg.calibration_share, random_state=cfg.seed, stratify=[s.source for s in pool]
@@ -124,6 +129,9 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     sample_weights = np.array([AUTHORED_WEIGHT if s.source == "authored" else 1.0 for s in pool])
     x_fit = sp.vstack([x[fit_idx], lexicon_only(x[fit_idx], cfg.n_features)], format="csr")
     w_fit = np.concatenate([sample_weights[fit_idx], sample_weights[fit_idx] * LEX_ONLY_WEIGHT])
+    x_all = sp.vstack([x, lexicon_only(x, cfg.n_features)], format="csr")
+    w_all = np.concatenate([sample_weights, sample_weights * LEX_ONLY_WEIGHT])
+    bare_w = np.zeros((cfg.n_features, len(HEADS)), dtype=np.float32)
     weights = np.zeros((cfg.n_features, len(HEADS)), dtype=np.float32)
     lex_w = np.zeros((N_LEX_FEATURES, len(HEADS)), dtype=np.float32)
     intercepts = np.zeros(len(HEADS), dtype=np.float32)
@@ -132,15 +140,19 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     for h, head in enumerate(HEADS):
         y = np.array([getattr(s, head) for s in pool], dtype=np.int64)
         lr = fit_head(x_fit, np.concatenate([y[fit_idx], y[fit_idx]]), weights=w_fit, c=cfg.c, seed=cfg.seed)
-        coef = lr.coef_[0]
-        weights[:, h] = coef[: cfg.n_features]
-        lex_w[:, h] = coef[cfg.n_features :] * LEX_SCALE
-        intercepts[h] = lr.intercept_[0]
         margins = lr.decision_function(x[cal_idx])
         a, b = platt(margins, y[cal_idx])
         platt_ab[h] = (a, b)
         probs = 1.0 / (1.0 + np.exp(-(a * margins + b)))
         thresholds[head] = pick_threshold(probs, y[cal_idx])
+        # Calibrated and thresholded on the held-out share, then refitted on everything: the
+        # 15 % matters for Vietnamese, whose only licensed data is ViHOS.
+        lr = fit_head(x_all, np.concatenate([y, y]), weights=w_all, c=cfg.c, seed=cfg.seed)
+        coef = lr.coef_[0]
+        weights[:, h] = coef[: cfg.n_features]
+        lex_w[:, h] = coef[cfg.n_features : cfg.n_features + N_LEX_FEATURES] * LEX_SCALE
+        bare_w[:, h] = coef[cfg.n_features + N_LEX_FEATURES :]
+        intercepts[h] = lr.intercept_[0]
         log.info("head %s: threshold %.3f", head, thresholds[head])
     category_thresholds = {
         "insult": thresholds["toxic"],
@@ -162,6 +174,7 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
         word_ngrams=cfg.word_ngrams,
         weights=weights,
         lex_weights=lex_w,
+        bare_weights=bare_w,
         intercepts=intercepts,
         platt=platt_ab,
         thresholds=category_thresholds,
