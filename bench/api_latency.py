@@ -46,6 +46,7 @@ STATUSES = (("open", 30), ("escalated", 5), ("on_hold", 5), ("confirmed", 5), ("
 CATEGORY = {"chat": "insult", "snapcam": "snapcam_abuse", "nickname": "offensive_nickname",
             "seat": "hit_and_run", "hand": "chip_dumping"}
 TARGET_QUEUE_P99_MS, TARGET_CASE_P99_MS = 50.0, 100.0
+SERVICE_TOKEN = "bench-service-token"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -116,6 +117,7 @@ def analyst_token(url: str) -> str:
 def serve(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     """`railbird api` in a child process, relay off; returns once /healthz answers."""
     env = {**os.environ, "RAILBIRD_DATABASE_URL": url, "RAILBIRD_API_PORT": str(port),
+           "RAILBIRD_SERVICE_TOKEN": SERVICE_TOKEN,
            "RAILBIRD_RELAY_ENABLED": "false", "RAILBIRD_LOG_LEVEL": "WARNING"}
     proc = subprocess.Popen([sys.executable, "-m", "railbird.cli", "api"], env=env, stdout=log.open("wb"),
                             stderr=subprocess.STDOUT)
@@ -194,6 +196,41 @@ def offset_vs_keyset(url: str) -> dict[str, float]:
     return {"rows_deep": depth, "offset_ms": offset_ms, "keyset_ms": keyset_ms}
 
 
+def ingest_rate(base_url: str, *, batches: int, size: int = 1_000) -> dict[str, float]:
+    """Findings per second through POST /v1/findings/batch (1 in 4 with an automatic mute)."""
+    from pipeline.findings import ActionProposal, Finding, stable_id
+
+    def finding(i: int) -> Finding:
+        fid = stable_id("fnd", "bench", i)
+        ts = T0 + timedelta(seconds=i)
+        auto = i % 4 == 0
+        kind = "chat_mute" if auto else "chat_ban"
+        action = ActionProposal(action_id=stable_id("act", fid, kind), disposition="automatic" if auto else "proposed",
+                                kind=kind, scope="feature", scope_value="chat", player_id=f"b{i % 5000}",
+                                starts_at=ts, expires_at=ts + timedelta(minutes=15) if auto else None,
+                                reason="insult", rule="chat.3")
+        return Finding(finding_id=fid, detector="chat.lexicon", rule="chat.3", family="chat", category="insult",
+                       score=0.9, players=(f"b{i % 5000}",), ts=ts, table_id=f"bt{i % 700}", summary="insult",
+                       evidence={"messages": [{"event_id": f"bm{i}", "ts": ts.isoformat(), "player_id": f"b{i}",
+                                               "nickname": "n", "channel": "table", "text": "you idiot",
+                                               "spans": [{"start": 4, "end": 9, "label": "insult"}]}]},
+                       actions=(action,))
+
+    bodies = ['{"findings":[' + ",".join(finding(b * size + i).model_dump_json() for i in range(size)) + "]}"
+              for b in range(batches)]
+    headers = {"Authorization": f"Bearer {SERVICE_TOKEN}", "Content-Type": "application/json"}
+    times = []
+    with httpx.Client(base_url=base_url, headers=headers, timeout=120) as client:
+        for body in bodies:
+            t = time.perf_counter()
+            r = client.post("/v1/findings/batch", content=body)
+            times.append(time.perf_counter() - t)
+            if r.status_code != 200 or r.json()["accepted"] != size:
+                raise SystemExit(f"ingest failed: {r.status_code} {r.text[:200]}")
+    return {"batches": batches, "batch_size": size, "median_batch_s": round(statistics.median(times), 3),
+            "findings_per_s": round(size / statistics.median(times))}
+
+
 def summary(ms: list[float]) -> dict[str, float]:
     """Median, p95, p99 and max in milliseconds."""
     s = sorted(ms)
@@ -208,6 +245,7 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=1_000_000)
     parser.add_argument("--detailed", type=int, default=20_000)
     parser.add_argument("--requests", type=int, default=2_000)
+    parser.add_argument("--ingest-batches", type=int, default=5)
     parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards")
     args = parser.parse_args()
     url = recreate_database()
@@ -230,6 +268,7 @@ def main() -> None:
             queue = summary(queue_latencies(client, args.requests, rng))
             case = summary(case_latencies(client, ids, args.requests, rng))
             load_after = os.getloadavg()[0]
+        ingest = ingest_rate(f"http://127.0.0.1:{port}", batches=args.ingest_batches)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -242,7 +281,7 @@ def main() -> None:
         "target_queue_p99_ms": TARGET_QUEUE_P99_MS, "target_case_p99_ms": TARGET_CASE_P99_MS,
         "queue_p99_ratio_to_target": round(queue["p99_ms"] / TARGET_QUEUE_P99_MS, 3),
         "case_p99_ratio_to_target": round(case["p99_ms"] / TARGET_CASE_P99_MS, 3),
-        "deep_page_sql": deep,
+        "deep_page_sql": deep, "ingest": ingest,
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
@@ -251,6 +290,8 @@ def main() -> None:
     print(f"queue page: median {queue['median_ms']} ms, p99 {queue['p99_ms']} ms (target {TARGET_QUEUE_P99_MS})")
     print(f"case page:  median {case['median_ms']} ms, p99 {case['p99_ms']} ms (target {TARGET_CASE_P99_MS})")
     print(f"{deep['rows_deep']:,} rows deep: OFFSET {deep['offset_ms']} ms vs keyset {deep['keyset_ms']} ms")
+    print(f"ingestion: {ingest['findings_per_s']} findings/s (batches of {ingest['batch_size']}, "
+          f"median {ingest['median_batch_s']} s per batch)")
     if not args.keep:
         with psycopg.connect(ADMIN_DSN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
