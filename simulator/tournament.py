@@ -295,6 +295,8 @@ class Tournament:
             kept = [k for k, t in enumerate(ep.times) if t <= w.end]
             ep.times[:] = [ep.times[k] for k in kept]
             ep.events[:] = [ep.events[k] for k in kept]
+            if sum(1 for k in kept if k < len(ep.members)) < 2:
+                continue  # the run ended before two of them had gone out
             w.plant(TruthRow(
                 category="collusive_sit_out", players=ep.members, start=w.ts(min(ep.times)),
                 end=w.ts(max(ep.times)), event_ids=tuple(ep.events), tournament_id=tid,
@@ -303,6 +305,8 @@ class Tournament:
         if self.agreement is None:
             return
         start, chat_id = self.agreement
+        if start > w.end:
+            return  # the run ended before the hunters agreed
         # The agreement stands until the target is out, or else until the tournament (or run) ends.
         end = self.target_out if self.target_out is not None else min(self.ended_at, w.end)
         hand_ids = tuple(h[1] for h in self.plot_hands)
