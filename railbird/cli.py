@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("railbird.commands.importer", "import hand histories as hand.records JSON lines"),
     "audit": ("railbird.commands.audit", "verify the tamper-evident audit log"),
     "admin": ("railbird.commands.admin", "manage users and tokens"),
+    "player": ("railbird.commands.player", "export or erase what is held about a player; evidence retention"),
 }
 """Every subcommand: its module (imported only when used) and one line of help."""
 

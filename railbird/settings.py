@@ -70,6 +70,8 @@ class Settings(BaseSettings):
     rate_limit_write_per_min: int = Field(default=300, ge=0)
     retention_days: int = Field(default=0, ge=0)
     """Chat text and evidence of cases closed longer ago than this are redacted (0 = keep)."""
+    pseudonym_key: str = ""
+    """HMAC key of the pseudonyms `railbird player erase` leaves; empty = the service token."""
 
     # Detection.
     rules_version: str = "id-vi-2022-09-28"
