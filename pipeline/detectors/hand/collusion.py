@@ -251,8 +251,9 @@ class PairCollusionDetector:
             ts=record.ts,
             window_start=min((r.ts for r in hands), default=record.ts),
             window_end=record.ts,
-            table_id=record.table_id,
-            tournament_id=record.tournament_id,
+            # A re-test can fire on another table's hand: cite where the pair last played.
+            table_id=entry.last_table,
+            tournament_id=entry.last_tournament,
             summary=f"{hero} {verb} {villain}: {stat['name']} {stat['value']} vs own baseline {stat['expected']}",
             source_event_ids=tuple(r.event_id for r in hands),
             evidence={

@@ -75,6 +75,8 @@ class PairEntry:
     evidence: dict[str, list[tuple[float, str, HandRecord]]] = field(default_factory=dict)
     """Category -> a small min-heap of (how telling, hand id, record)."""
     flagged: set[str] = field(default_factory=set)
+    last_table: str | None = None
+    last_tournament: str | None = None
 
 
 @dataclass(slots=True)
@@ -111,6 +113,7 @@ class PairBook:
             self.pairs.move_to_end(key)
         entry.tally.add(obs)
         entry.last_seen = record.ts
+        entry.last_table, entry.last_tournament = record.table_id, record.tournament_id
         for category, weight in (("soft_play", obs.soft_evidence), ("chip_dumping", obs.dump_evidence)):
             if weight <= 0:
                 continue
