@@ -1,0 +1,94 @@
+"""Fault-injection run at the issue's size: 100,000 chat events through the real stack (embedded
+broker, `railbird api`, two `railbird consume` processes) while 10 random SIGKILLs hit the
+consumers; then every effect is counted against the offline oracle (`pipeline.replay`).
+
+Writes bench/results/faults.json.
+
+    .venv/bin/python -m bench.faults [--events 100000] [--kills 10] [--rate 1500] [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from consumers.broker import EmbeddedBroker, free_port
+from railbird.settings import Settings
+from railbird.wiring import make_pipeline
+from tests.faults.checks import assert_exactly_once, order_sensitive_difference, wait_for_all_effects
+from tests.faults.rig import account, make_rig
+from tests.faults.traffic import ORDER_SENSITIVE, chat_traffic, oracle
+
+RESULTS = Path(__file__).resolve().parent / "results" / "faults.json"
+
+
+def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path) -> dict[str, object]:
+    """One run; the figures (raises AssertionError if an effect was lost or duplicated)."""
+    records = chat_traffic(events, seed=seed)
+    began = time.monotonic()
+    expected = oracle(records, make_pipeline(Settings()))
+    oracle_s = time.monotonic() - began
+    rng = random.Random(seed)
+    with EmbeddedBroker(port=free_port(), log_path=workdir / "logs" / "broker.log") as broker:
+        rig = make_rig(workdir, broker)
+        try:
+            rig.start_api()
+            slots = [rig.start_consumer(), rig.start_consumer()]
+            started = time.monotonic()
+            traffic = rig.produce_in_background(records, rate_per_s=rate)
+            window = events / rate
+            moments = sorted(rng.uniform(2.0, window) for _ in range(kills))
+            for at in moments:
+                time.sleep(max(0.0, at - (time.monotonic() - started)))
+                victim = rng.choice(slots)
+                rig.kill_consumer(victim)
+                time.sleep(rng.uniform(0.0, 1.5))
+                rig.start_consumer(victim)
+            traffic.join()
+            wait_for_all_effects(rig, expected, n=events, timeout_s=900)
+            elapsed = time.monotonic() - started
+            acc = account(rig, input_records=events)
+            verdict = "ok"
+            try:
+                assert_exactly_once(acc, expected)
+            except AssertionError as exc:
+                verdict = f"FAILED: {exc}"
+        finally:
+            rig.stop_all()
+    figures = acc.figures()
+    duplicated = sum(n - 1 for n in acc.enforcement_ids.values()) + figures["dead_letter_records"] - figures["dead_letters"]
+    exact = {f for f, d in expected.findings.items() if d["detector"] not in ORDER_SENSITIVE}
+    return {
+        "bench": "faults", "events": events, "kills": rig.kills, "consumer_processes": 2, "rate_per_s": rate,
+        "seed": seed, "verdict": verdict, "seconds_to_all_effects": round(elapsed, 1), "oracle_seconds": round(oracle_s, 1),
+        "oracle_findings": len(expected.findings), "oracle_dead_letters": expected.dead,
+        "oracle_automatic_sanctions": len(expected.automatic_actions),
+        "lost_findings": len(exact - acc.findings), "duplicated_effects": duplicated,
+        "order_sensitive": order_sensitive_difference(acc, expected), **figures,
+        "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count()},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run, print, write the JSON; exit 1 if any effect was lost or duplicated."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--rate", type=float, default=1500.0, help="produce rate (events/s)")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="railbird-faults-") as tmp:
+        result = run(events=args.events, kills=args.kills, rate=args.rate, seed=args.seed, workdir=Path(tmp))
+    print(json.dumps(result, indent=2))
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    return 0 if result["verdict"] == "ok" else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
