@@ -124,12 +124,12 @@ class ChatClassifier:
         for lh in analysis.lexicon_hits:
             start, end = folded.origin(lh.start, lh.end)
             label = "sexual" if _sexual(folded.text[lh.start : lh.end]) else "insult"
-            spans.append(Span(start=start, end=end, label=label))
+            spans.append(Span.model_construct(start=start, end=end, label=label))  # valid by construction
         bare = analysis.views.bare
         for rh in analysis.rule_hits:
             scores[rh.category] = max(scores[rh.category], rh.score)
             start, end = bare.origin(rh.start, rh.end)
-            spans.append(Span(start=start, end=end, label=rh.category))
+            spans.append(Span.model_construct(start=start, end=end, label=rh.category))
         thresholds = self.model.thresholds
         flagged = sorted(
             (c for c, s in scores.items() if s >= thresholds.get(c, RULE_THRESHOLD)),
