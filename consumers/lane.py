@@ -28,7 +28,6 @@ from consumers.metrics import ConsumerMetrics
 from consumers.ports import ConsumerPort, ProducerPort, RecordLike, SendFuture, commit_offsets
 from consumers.processing import Handled, Processor, Route
 from consumers.retry import Backoff, StopRequestedError, TransientError, retry_forever
-from consumers.topics import REKEY_PREFIX
 from pipeline.contracts import DeadLetter, dlq_topic
 from pipeline.contracts.deadletter import ErrorKind
 from pipeline.findings import Finding
@@ -176,7 +175,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             return []
         sizes = {t: len(self.producer.partitions_for(t)) for t in {r.topic for r in routes}}
         grouped = bundles(((r.topic, r.key, r.detectors, r.source, r.value) for r in routes), sizes)
-        source = {r.topic: r.topic.removeprefix(REKEY_PREFIX).encode() for r in routes}
+        source = {r.topic: r.input_topic.encode() for r in routes}
         return [
             (topic, None, pack(entries), [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, source[topic])], partition)
             for (topic, partition), entries in grouped.items()

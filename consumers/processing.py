@@ -42,6 +42,7 @@ class Route:
     detectors: bytes
     source: bytes
     value: bytes
+    input_topic: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,8 @@ def _all_failed(record: RecordLike, errors: list[DetectorError]) -> Handled:
 class InputProcessor:
     """Stage 1: stateless detectors inline, stateful ones routed by their state key."""
 
-    def __init__(self, *, detectors: Mapping[str, Detector], rules: RulesConfig) -> None:
+    def __init__(self, *, detectors: Mapping[str, Detector], rules: RulesConfig, prefix: str = "railbird") -> None:
+        self._prefix = prefix
         self._single = {name: Pipeline({name: d}, rules=rules) for name, d in detectors.items()}
         self._by_topic: dict[str, list[tuple[str, Detector]]] = {
             topic: [(n, d) for n, d in detectors.items() if topic in d.topics] for topic in INPUT_TOPICS
@@ -116,7 +118,7 @@ class InputProcessor:
                 by_key.setdefault(key, []).append(name)
         if detectors and len(errors) == len(detectors):
             return _all_failed(record, errors)
-        routes = tuple(_route(names, key, record) for key, names in by_key.items())
+        routes = tuple(_route(names, key, record, self._prefix) for key, names in by_key.items())
         return Handled(record, tuple(findings), routes, errors=tuple(errors))
 
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
@@ -128,9 +130,10 @@ class InputProcessor:
         """Stateless stage: nothing to rebuild."""
 
 
-def _route(detectors: list[str], key: str, record: RecordLike) -> Route:
+def _route(detectors: list[str], key: str, record: RecordLike, prefix: str) -> Route:
     return Route(
-        topic=rekey_topic(record.topic),
+        topic=rekey_topic(record.topic, prefix),
+        input_topic=record.topic,
         key=key.encode("utf-8"),
         detectors=",".join(detectors).encode(),
         source=f"{record.topic}/{record.partition}/{record.offset}".encode(),

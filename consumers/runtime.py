@@ -21,7 +21,7 @@ from consumers.metrics import ConsumerMetrics
 from consumers.ports import ProducerPort
 from consumers.processing import InputProcessor, KeyedProcessor, Processor
 from consumers.retry import Backoff
-from consumers.topics import REKEY_PREFIX, rekey_topic
+from consumers.topics import REKEY_MARK, rekey_source, rekey_topic
 from pipeline.contracts import dlq_topic
 from pipeline.detector import Detector, StatefulDetector
 from pipeline.rules import RulesConfig
@@ -55,16 +55,16 @@ def group_of(prefix: str, topic: str) -> str:
     return f"{prefix}.{topic}"
 
 
-def lane_topics(inputs: Iterable[str]) -> list[str]:
+def lane_topics(inputs: Iterable[str], prefix: str) -> list[str]:
     """The chosen input topics plus their re-key topics, in a stable order."""
     chosen = list(dict.fromkeys(inputs))
-    return chosen + [rekey_topic(t) for t in chosen]
+    return chosen + [rekey_topic(t, prefix) for t in chosen]
 
 
 def internal_topics(topics: Iterable[str]) -> list[str]:
     """Every topic a set of lanes reads or writes besides the inputs: re-key and dead-letter topics."""
     chosen = list(topics)
-    return [t for t in chosen if t.startswith(REKEY_PREFIX)] + [dlq_topic(t) for t in chosen]
+    return [t for t in chosen if REKEY_MARK in t] + [dlq_topic(t) for t in chosen]
 
 
 def lookback_for(detectors: Iterable[Detector], default_s: float) -> float:
@@ -78,9 +78,9 @@ def build_processor(
     topic: str, *, factory: DetectorFactory, rules: RulesConfig, config: RuntimeConfig
 ) -> Processor:
     """The processor of a lane: input stage for input topics, keyed stage for re-key topics."""
-    if not topic.startswith(REKEY_PREFIX):
-        return InputProcessor(detectors=factory(), rules=rules)
-    source = topic.removeprefix(REKEY_PREFIX)
+    source = rekey_source(topic, config.group_prefix)
+    if source is None:
+        return InputProcessor(detectors=factory(), rules=rules, prefix=config.group_prefix)
 
     def make_detectors() -> dict[str, Detector]:
         return {n: d for n, d in factory().items() if source in d.topics}

@@ -53,10 +53,16 @@ def _admin(bootstrap: str, timeout_s: float) -> KafkaAdminClient:
             time.sleep(0.25)
 
 
-REKEY_PREFIX = "railbird.rekey."
-"""Internal topics where an input topic's events are re-keyed by the stateful detectors' keys."""
+REKEY_MARK = ".rekey."
 
 
-def rekey_topic(topic: str) -> str:
-    """The internal re-key topic of an input topic."""
-    return f"{REKEY_PREFIX}{topic}"
+def rekey_topic(topic: str, prefix: str = "railbird") -> str:
+    """The internal re-key topic of an input topic, named after the deployment's group prefix (like
+    Kafka Streams' application id): two deployments on one cluster never read each other's."""
+    return f"{prefix}{REKEY_MARK}{topic}"
+
+
+def rekey_source(topic: str, prefix: str) -> str | None:
+    """The input topic a re-key topic of this deployment serves, or None for any other topic."""
+    head = f"{prefix}{REKEY_MARK}"
+    return topic.removeprefix(head) if topic.startswith(head) else None

@@ -86,7 +86,7 @@ def serve(
 ) -> int:
     """Build the lanes, serve /metrics, /healthz, /readyz, run until SIGTERM/SIGINT; the exit code."""
     config = runtime_config(settings)
-    topics = lane_topics(inputs)
+    topics = lane_topics(inputs, config.group_prefix)
     ensure_topics(
         config.bootstrap,
         partitions=settings.topic_partitions,

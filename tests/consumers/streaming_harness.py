@@ -22,7 +22,8 @@ from prometheus_client import CollectorRegistry
 from consumers.api_client import ReviewApiClient
 from consumers.lane import Lane
 from consumers.metrics import ConsumerMetrics
-from consumers.runtime import RuntimeConfig, build_lanes, group_of, run_lanes
+from consumers.runtime import RuntimeConfig, build_lanes, group_of, internal_topics, lane_topics, run_lanes
+from consumers.topics import ensure_topics
 from pipeline.findings import stable_id
 from pipeline.rules import RULES_PRESETS
 from tests.consumers.consume_proc import factory
@@ -166,8 +167,10 @@ class InProcessRuntime:
         self.producer.close(5)
 
 
-def start_in_process(bootstrap: str, api_url: str, prefix: str, topics: list[str]) -> InProcessRuntime:
-    """Build and start lanes for `topics` (input and re-key topics)."""
+def start_in_process(bootstrap: str, api_url: str, prefix: str, inputs: list[str]) -> InProcessRuntime:
+    """Build and start the lanes of some input topics (and of their re-key topics)."""
+    topics = lane_topics(inputs, prefix)
+    ensure_topics(bootstrap, partitions=PARTITIONS, topics=[*topics, *internal_topics(topics)])
     stop = threading.Event()
     registry = CollectorRegistry()
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=2)

@@ -32,18 +32,13 @@ from tests.consumers.streaming_harness import (
 from tests.samples import chat_value, hand_value, seat_value, snapcam_value
 
 pytestmark = [pytest.mark.kafka, pytest.mark.timeout(120)]
-CHAT_LANES = [CHAT, rekey_topic(CHAT)]
 
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[EmbeddedBroker]:
     """A fresh broker per test: the input topic names are fixed, so tests must not share them."""
     with EmbeddedBroker(port=free_port(), log_path=tmp_path / "broker.log") as b:
-        ensure_topics(
-            b.bootstrap,
-            partitions=PARTITIONS,
-            topics=[*INPUT_TOPICS, *(rekey_topic(t) for t in INPUT_TOPICS)],
-        )
+        ensure_topics(b.bootstrap, partitions=PARTITIONS, topics=list(INPUT_TOPICS))
         yield b
 
 
@@ -58,8 +53,6 @@ def test_malformed_records_on_every_input_topic_are_dead_lettered_and_consumptio
     broker: EmbeddedBroker, api: tuple[IngestStore, str]
 ) -> None:
     store, url = api
-    topics = [*INPUT_TOPICS, *(rekey_topic(t) for t in INPUT_TOPICS)]
-    ensure_topics(broker.bootstrap, partitions=PARTITIONS, topics=[dlq_topic(t) for t in topics])
     bad = {
         CHAT: chat_value(channel="private"),  # no recipient_id
         SEAT: seat_value(seat=11),
@@ -69,7 +62,7 @@ def test_malformed_records_on_every_input_topic_are_dead_lettered_and_consumptio
     for topic, value in bad.items():
         produce(broker.bootstrap, topic, [b"\x00not json", json.dumps(value).encode()])
     produce(broker.bootstrap, CHAT, [chat_value(event_id="ok-1", text="kys")])
-    runtime = start_in_process(broker.bootstrap, url, "dlq", topics)
+    runtime = start_in_process(broker.bootstrap, url, "dlq", list(INPUT_TOPICS))
     try:
         for topic in INPUT_TOPICS:
             letters = [
@@ -99,7 +92,7 @@ def test_api_outage_blocks_commits_and_loses_or_duplicates_nothing(
     store.unavailable = -1
     events = chat_events(120)
     produce(broker.bootstrap, CHAT, events)
-    runtime = start_in_process(broker.bootstrap, url, "outage", CHAT_LANES)
+    runtime = start_in_process(broker.bootstrap, url, "outage", [CHAT])
     try:
         wait_until(lambda: store.statuses[503] >= 5, 20, "the runtime to hit the outage")
         assert committed(broker.bootstrap, group_of("outage", CHAT)) == {}
@@ -125,7 +118,7 @@ def test_kill_9_mid_batch_then_restart_gives_every_event_exactly_one_effect(
     produce(broker.bootstrap, CHAT, events)
     first = start_process(broker.bootstrap, url, "kill9", [CHAT], tmp_path / "a.log")
     try:
-        group = group_of("kill9", rekey_topic(CHAT))
+        group = group_of("kill9", rekey_topic(CHAT, "kill9"))
         wait_until(
             lambda: sum(committed(broker.bootstrap, group).values()) >= 8, 40, "keyed state to be committed"
         )
