@@ -18,7 +18,7 @@ from api.decisions.models import Decision
 from api.errors import ConflictError, ForbiddenError, InvalidError, NotFoundError
 from api.findings.models import FindingRow
 from api.sanctions.models import Sanction
-from api.upsert import insert_ignore
+from api.upsert import insert_many_ignore
 from pipeline.findings import Finding, stable_id
 
 CATEGORY_WEIGHT: dict[str, int] = {
@@ -51,27 +51,29 @@ def priority_of(*, max_score: float, category: str, count: int, escalated: bool 
     return min(100, raw + (ESCALATION_BONUS if escalated else 0))
 
 
-def open_case_for(session: Session, *, finding: Finding, now: datetime) -> Case:
-    """The open case for this finding's group, created if there is none (race-safe via open_key)."""
-    key = open_key_of(finding)
-    case = session.scalar(select(Case).where(Case.open_key == key))
-    if case is not None:
-        return case
-    insert_ignore(
-        session,
-        Case,
-        {"id": stable_id("case", key, finding.finding_id)[:40], "family": finding.family,
-         "category": finding.category, "rule": finding.rule, "subject_id": finding.subject,
-         "incident": incident_of(finding)[:160], "open_key": key, "status": "open",
-         "priority": priority_of(max_score=finding.score, category=finding.category, count=1),
-         "max_score": finding.score, "finding_count": 0, "summary": finding.summary[:2000],
-         "created_at": now, "updated_at": now, "reopened": 0},
-        ("open_key",),
-    )
-    case = session.scalar(select(Case).where(Case.open_key == key).execution_options(populate_existing=True))
-    if case is None:  # closed between our insert and read: practically impossible, retryable
-        raise ConflictError("case changed concurrently; retry")
-    return case
+def open_cases_for(session: Session, *, findings: list[Finding], now: datetime) -> dict[str, Case]:
+    """open_key -> open case for every group in a batch: one SELECT, one multi-row insert, one re-read."""
+    first: dict[str, Finding] = {}
+    for f in findings:
+        first.setdefault(open_key_of(f), f)
+    found = {c.open_key: c for c in session.scalars(select(Case).where(Case.open_key.in_(list(first))))}
+    missing = sorted(k for k in first if k not in found)
+    if missing:
+        insert_many_ignore(session, Case, [_new_case(k, first[k], now) for k in missing], ("open_key",))
+        stmt = select(Case).where(Case.open_key.in_(missing)).execution_options(populate_existing=True)
+        found.update({c.open_key: c for c in session.scalars(stmt)})
+    if len(found) != len(first):  # a case closed between insert and read: rare, and retryable
+        raise ConflictError("a case changed concurrently; retry the batch")
+    return {k: v for k, v in found.items() if k is not None}
+
+
+def _new_case(key: str, finding: Finding, now: datetime) -> dict[str, object]:
+    return {"id": stable_id("case", key, finding.finding_id)[:40], "family": finding.family,
+            "category": finding.category, "rule": finding.rule, "subject_id": finding.subject,
+            "incident": incident_of(finding)[:160], "open_key": key, "status": "open",
+            "priority": priority_of(max_score=finding.score, category=finding.category, count=1),
+            "max_score": finding.score, "finding_count": 0, "summary": finding.summary[:2000],
+            "created_at": now, "updated_at": now, "reopened": 0}
 
 
 def add_finding(session: Session, *, case: Case, finding: Finding, now: datetime) -> None:

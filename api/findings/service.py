@@ -9,12 +9,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from api.cases import service as cases
-from api.cases.models import Case, CaseAction
+from api.cases.models import CaseAction
 from api.errors import InvalidError, NotFoundError
 from api.findings.models import FindingRow
 from api.sanctions import service as sanctions
 from api.text import bad_text
-from api.upsert import insert_ignore
+from api.upsert import insert_many_ignore
 from pipeline.findings import ActionProposal, Finding
 
 POLICY_ACTOR = "policy"
@@ -36,52 +36,58 @@ def ingest(session: Session, *, findings: list[Finding], now: datetime) -> Inges
         if (where := bad_text(finding.model_dump(mode="json"))) is not None:
             raise InvalidError(f"findings[{i}].{where}: text contains NUL or an unpaired surrogate")
     result = IngestResult()
-    # One query finds every repeat of the batch; ON CONFLICT below still catches concurrent writers.
+    # Repeats are found with one query; ON CONFLICT below still catches concurrent writers.
     ids = list({f.finding_id for f in findings})
     seen = set(session.scalars(select(FindingRow.finding_id).where(FindingRow.finding_id.in_(ids))))
-    open_cases: dict[str, Case] = {}
+    fresh: list[Finding] = []
     for finding in findings:
         if finding.finding_id in seen:
             result.duplicates += 1
-            continue
-        seen.add(finding.finding_id)
-        _ingest_one(session, finding=finding, now=now, result=result, open_cases=open_cases)
+        else:
+            seen.add(finding.finding_id)
+            fresh.append(finding)
+    if fresh:
+        _store(session, findings=fresh, now=now, result=result)
     session.commit()
     return result
 
 
-def _ingest_one(session: Session, *, finding: Finding, now: datetime, result: IngestResult,
-                open_cases: dict[str, Case]) -> None:
-    key = cases.open_key_of(finding)
-    case = open_cases.get(key) or cases.open_case_for(session, finding=finding, now=now)
-    open_cases[key] = case
-    inserted = insert_ignore(session, FindingRow, _row(finding, case_id=case.id, now=now), ("finding_id",))
-    if not inserted:  # a concurrent writer stored it first
-        result.duplicates += 1
-        return
-    result.accepted += 1
-    cases.add_finding(session, case=case, finding=finding, now=now)
-    if case.id not in result.case_ids:
-        result.case_ids.append(case.id)
-    for action in finding.actions:
-        _attach(session, action=action, case_id=case.id, finding_id=finding.finding_id, now=now, result=result)
+def _store(session: Session, *, findings: list[Finding], now: datetime, result: IngestResult) -> None:
+    """Cases, findings and proposals as multi-row inserts; sanctions for new automatic actions."""
+    open_cases = cases.open_cases_for(session, findings=findings, now=now)
+    case_of = {f.finding_id: open_cases[cases.open_key_of(f)] for f in findings}
+    rows = sorted((_row(f, case_id=case_of[f.finding_id].id, now=now) for f in findings),
+                  key=lambda r: str(r["finding_id"]))
+    inserted = insert_many_ignore(session, FindingRow, rows, ("finding_id",))
+    actions: list[tuple[ActionProposal, str, str]] = []
+    for finding in findings:
+        if finding.finding_id not in inserted:  # a concurrent writer stored it first
+            result.duplicates += 1
+            continue
+        result.accepted += 1
+        case = case_of[finding.finding_id]
+        cases.add_finding(session, case=case, finding=finding, now=now)
+        if case.id not in result.case_ids:
+            result.case_ids.append(case.id)
+        actions.extend((a, case.id, finding.finding_id) for a in finding.actions)
+    action_rows = sorted((_action_row(a, case_id=c, finding_id=f) for a, c, f in actions),
+                         key=lambda r: str(r["action_id"]))
+    new_actions = insert_many_ignore(session, CaseAction, action_rows, ("action_id",))
+    for action, case_id, _ in actions:
+        if action.disposition == "automatic" and action.action_id in new_actions:
+            _apply_automatic(session, action=action, case_id=case_id, now=now, result=result)
 
 
-def _attach(session: Session, *, action: ActionProposal, case_id: str, finding_id: str, now: datetime,
-            result: IngestResult) -> None:
-    automatic = action.disposition == "automatic"
-    inserted = insert_ignore(
-        session,
-        CaseAction,
-        {"action_id": action.action_id, "case_id": case_id, "finding_id": finding_id,
-         "disposition": action.disposition, "kind": action.kind, "scope": action.scope,
-         "scope_value": action.scope_value, "player_id": action.player_id, "starts_at": action.starts_at,
-         "expires_at": action.expires_at, "reason": action.reason, "rule": action.rule,
-         "status": "applied" if automatic else "pending"},
-        ("action_id",),
-    )
-    if not (inserted and automatic):
-        return
+def _action_row(action: ActionProposal, *, case_id: str, finding_id: str) -> dict[str, object]:
+    return {"action_id": action.action_id, "case_id": case_id, "finding_id": finding_id,
+            "disposition": action.disposition, "kind": action.kind, "scope": action.scope,
+            "scope_value": action.scope_value, "player_id": action.player_id, "starts_at": action.starts_at,
+            "expires_at": action.expires_at, "reason": action.reason, "rule": action.rule,
+            "status": "applied" if action.disposition == "automatic" else "pending"}
+
+
+def _apply_automatic(session: Session, *, action: ActionProposal, case_id: str, now: datetime,
+                     result: IngestResult) -> None:
     # Automatic actions take effect now: sanction + outbox event commit with the finding or not at all.
     spec = sanctions.SanctionSpec(
         sanction_id=action.action_id, case_id=case_id, player_id=action.player_id, kind=action.kind,
