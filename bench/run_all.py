@@ -79,7 +79,10 @@ def table(outcomes: list[Outcome], results: dict[str, Any]) -> str:
     rows = [("benchmark", "status", "seconds", "figures")]
     for name in sorted(set(runs) | set(results)):
         o = runs.get(name)
-        status = "not run" if o is None else ("timeout" if o.code is None else ("ok" if o.code == 0 else f"exit {o.code}"))
+        if o is None:
+            status = "collected"
+        else:
+            status = "timeout" if o.code is None else ("ok" if o.code == 0 else f"exit {o.code}")
         rows.append((name, status, f"{o.seconds:.0f}" if o else "-", headline(results.get(name))))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     return "\n".join(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]}" for r in rows)
