@@ -14,7 +14,7 @@ from tests.faults.traffic import chat_traffic, oracle
 
 pytestmark = [pytest.mark.faults, pytest.mark.kafka, pytest.mark.slow]
 
-EVENTS = 6_000
+EVENTS = 4_000
 KILLS = 4
 
 

@@ -116,7 +116,7 @@ def test_broker_restart_outbox_and_consumers_resume(tmp_path: Path, oracle_pipel
             return wanted <= {r[0] for r in rig.db_rows("SELECT finding_id FROM findings")}
 
         try:
-            wait_until(resumed, timeout_s=45, what="the consumer to resume in place", every_s=1.0)
+            wait_until(resumed, timeout_s=20, what="the consumer to resume in place", every_s=1.0)
             in_place = True
         except AssertionError:
             in_place = False
