@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 import uuid
@@ -23,7 +24,7 @@ from pipeline.findings import ActionProposal, Finding, stable_id
 from railbird.settings import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOC_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TOKEN = "browser-service-token"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -125,12 +126,14 @@ def live(tmp_path, kafka_broker):
         engine.dispose()
 
 
-def test_moderator_works_a_case_to_a_published_sanction(live):
+def test_moderator_works_a_case_to_a_published_sanction(live, tmp_path):
     from kafka import KafkaConsumer
     from playwright.sync_api import expect, sync_playwright
 
     base, bootstrap, topic = live
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    # Screenshots go to docs/ only when asked for, so an ordinary test run leaves the tree clean.
+    shots = DOC_SHOTS if os.environ.get("RAILBIRD_SCREENSHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -143,7 +146,7 @@ def test_moderator_works_a_case_to_a_published_sanction(live):
         expect(page.locator("#queue")).to_be_visible()
         page.goto(f"{base}/console/?family=chat")
         page.keyboard.press("j")
-        page.screenshot(path=str(SHOTS / "queue.png"), full_page=True)
+        page.screenshot(path=str(shots / "queue.png"), full_page=True)
         page.goto(f"{base}/console/?family=seat")
         first = page.locator("#queue tbody tr").first
         first.click()
@@ -162,14 +165,14 @@ def test_moderator_works_a_case_to_a_published_sanction(live):
         page.click("#decide")
         expect(page.locator(".flash")).to_have_text("Decision recorded.")
         expect(page.locator("#events .published")).to_have_count(1, timeout=15_000)
-        page.screenshot(path=str(SHOTS / "case.png"), full_page=True)
+        page.screenshot(path=str(shots / "case.png"), full_page=True)
         page.goto(f"{base}/console/?family=hand")
         page.locator("#queue tbody tr a").first.click()
         expect(page.locator("article.hand")).to_have_count(2)
-        page.screenshot(path=str(SHOTS / "case_hands.png"), full_page=True)
+        page.screenshot(path=str(shots / "case_hands.png"), full_page=True)
         page.goto(f"{base}/console/dashboard")
         expect(page.locator("svg.chart rect").first).to_be_visible()
-        page.screenshot(path=str(SHOTS / "dashboard.png"), full_page=True)
+        page.screenshot(path=str(shots / "dashboard.png"), full_page=True)
         browser.close()
     assert errors == []
     consumer = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
