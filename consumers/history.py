@@ -28,7 +28,7 @@ class KafkaHistoryReader:
         )
         try:
             consumer.assign([tp])
-            start = self._start_offset(consumer, tp, lookback_s)
+            start = self._start_offset(consumer, tp, lookback_s, until_offset)
             if start >= until_offset:
                 return
             consumer.seek(tp, start)
@@ -46,11 +46,12 @@ class KafkaHistoryReader:
             consumer.close()
 
     @staticmethod
-    def _start_offset(consumer: KafkaConsumer, tp: TopicPartition, lookback_s: float) -> int:
+    def _start_offset(consumer: KafkaConsumer, tp: TopicPartition, lookback_s: float, until_offset: int) -> int:
         beginning = int(consumer.beginning_offsets([tp])[tp])
         since_ms = int((time.time() - lookback_s) * 1000)
         found = consumer.offsets_for_times({tp: since_ms}).get(tp)
         # Kafka answers None when every record is older; tansu answers offset 0 with timestamp -1.
+        # Either way nothing in the lookback: nothing to replay.
         if found is None or found.timestamp < 0:
-            return int(consumer.end_offsets([tp])[tp])
+            return until_offset
         return max(beginning, int(found.offset))
