@@ -30,12 +30,14 @@ PROPOSED_BY_CATEGORY: dict[str, tuple[ActionKind, Scope, str | None]] = {
 """Sanction a reviewer is offered per finding category; other chat categories: a chat restriction."""
 
 CHAT_DEFAULT: tuple[ActionKind, Scope, str | None] = ("chat_restriction", "feature", "chat")
+RECORD_ONLY_CATEGORIES = frozenset({"hit_and_run"})
+"""Findings kept on the record with no sanction unless their detector set one (a 1st refusal)."""
 AUTO_MUTE_CATEGORIES = frozenset({"insult", "hate", "threat", "sexual", "spam", "flooding", "emoji_spam"})
 
 
 def propose_actions(finding: Finding, *, rules: RulesConfig) -> tuple[ActionProposal, ...]:
     """Actions for a finding that carries none yet; a detector's own actions are kept as they are."""
-    if finding.actions:
+    if finding.actions or finding.category in RECORD_ONLY_CATEGORIES:
         return finding.actions
     kind, scope, value = PROPOSED_BY_CATEGORY.get(finding.category, CHAT_DEFAULT)
     if finding.family == "chat" and _auto_mute(finding, rules):

@@ -3,8 +3,9 @@
 Game servers deliver seat events at least once and roughly in order. Each detector owns one guard:
 an event id seen before is dropped and counted; events are held in a small heap until the event-time
 watermark (the latest ts seen minus `lateness`) passes them, so arrivals up to `lateness` late are
-put back in ts order; anything later than that is dropped and counted. Every decision depends only
-on the event sequence, never the wall clock, so a replay gives the same result.
+put back in ts order; anything later than that is processed at once, out of order, and counted as
+`late` (never dropped: a late leave is still a leave). Every decision depends only on the event
+sequence, never the wall clock, so a replay gives the same result.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ E = TypeVar("E", bound=Timed)
 
 @dataclass(slots=True)
 class InputGuard(Generic[E]):
-    """Drops duplicates and hopelessly late events; releases the rest in event-time order."""
+    """Drops duplicates; releases events in event-time order, late ones at once (counted)."""
 
     lateness: float
     """Seconds an event may arrive behind the newest one and still be put back in order."""
@@ -52,7 +53,8 @@ class InputGuard(Generic[E]):
             return []
         if self._newest is not None and ts < self._newest - self.lateness:
             self.anomalies["late"] += 1
-            return []
+            self._remember(event.event_id, ts)
+            return [(ts, event)]
         self._remember(event.event_id, ts)
         if self._newest is None or ts > self._newest:
             self._newest = ts

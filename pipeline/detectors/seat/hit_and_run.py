@@ -5,11 +5,15 @@ Contract relied on: `hands_played_at_table` on the leave event counts the hands 
 game server resets it when the player joins). A stint that ends after 1..min_hands-1 hands is a
 refusal, unless the leaver sat alone or every other player was sitting out. Refusals are counted per
 player and blind level over a rolling window; the window is half-open, (t - 12 h, t], so a refusal
-exactly 12 hours earlier no longer counts. Every refusal raises a finding with an automatic
-`table_block` scoped to that blind level for the ladder's minutes; the 1st rung is 0 minutes (no
-penalty: the block expires as it starts), which keeps every refusal on the record, where analysts
-and the ladder audit can see it, and stops policy from proposing some other sanction for a finding
-without actions. `record_first_refusal=False` keeps 0-minute refusals off the record instead.
+exactly 12 hours earlier no longer counts. Every refusal raises a finding, so it is on the player's
+record where analysts and the ladder audit see it; from the 2nd on it carries an automatic
+`table_block` scoped to that blind level for the ladder's minutes. The 1st rung (no penalty) carries
+no action at all (policy records hit-and-run findings without proposing anything), so game servers
+never receive a block that expires as it starts. `record_first_refusal=False` keeps it off the record.
+
+Blocks must leave at once, so by default nothing is held back for reordering (`lateness=0`): an
+event older than the newest seen is processed on arrival and counted as `late`. A player's join and
+leave at one table come from one producer partition, in order, so stints stay exact.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ class HitAndRunDetector:
     """Counts refusals per player and blind level and computes the automatic block ladder."""
 
     rules: RulesConfig = field(default_factory=RulesConfig)
-    lateness: float = 5.0
+    lateness: float = 0.0
     record_first_refusal: bool = True
     removal_is_refusal: bool = True
     """A timeout removal after 1-9 hands counts (sitting out until removed is a way of leaving)."""
@@ -152,6 +156,8 @@ class HitAndRunDetector:
             f"after {ev.hands_played_at_table} hands; "
             + (f"{minutes}-minute block" if minutes > 0 else "recorded, no penalty")
         )
+        if minutes <= 0:
+            return Finding(**self._fields(ts, ev, stint, count, minutes, earlier, fid, rule, summary))
         action = ActionProposal(
             action_id=stable_id("act", fid, "table_block"),
             disposition="automatic",
@@ -164,7 +170,22 @@ class HitAndRunDetector:
             reason=summary,
             rule=rule,
         )
-        return Finding(
+        fields = self._fields(ts, ev, stint, count, minutes, earlier, fid, rule, summary)
+        return Finding(**fields, actions=(action,))
+
+    def _fields(
+        self,
+        ts: float,
+        ev: SeatActivity,
+        stint: _Stint,
+        count: int,
+        minutes: int,
+        earlier: list[str],
+        fid: str,
+        rule: str,
+        summary: str,
+    ) -> dict[str, Any]:
+        return dict(
             finding_id=fid,
             detector=self.name,
             rule=rule,
@@ -179,7 +200,6 @@ class HitAndRunDetector:
             summary=summary,
             source_event_ids=(stint.join_event_id, ev.event_id),
             evidence=self._evidence(ts, ev, stint, count, minutes, earlier),
-            actions=(action,),
         )
 
     def _evidence(
