@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,6 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
 
 
 @pytest.fixture(scope="session")
-def oracle_pipeline_factory() -> type[Pipeline] | object:
+def oracle_pipeline_factory() -> Callable[[], Pipeline]:
     """Builds a fresh offline pipeline (fresh detector state) per oracle run."""
     return lambda: make_pipeline(Settings())
