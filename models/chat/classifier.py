@@ -135,10 +135,9 @@ class ChatClassifier:
             (c for c, s in scores.items() if s >= thresholds.get(c, RULE_THRESHOLD)),
             key=lambda c: -scores[c],
         )
-        rounded = {c: round(s, 4) for c, s in scores.items()}
         spans.sort(key=lambda s: (s.start, s.end))
         return TextVerdict(
-            scores=rounded, spans=tuple(spans), language=analysis.language, flagged=tuple(flagged)
+            scores=scores, spans=tuple(spans), language=analysis.language, flagged=tuple(flagged)
         )
 
 

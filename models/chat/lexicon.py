@@ -287,13 +287,18 @@ class Lexicon:
         if not candidates and (squeezed is tokens or not self.squeezed.keys() & squeezed):
             return []  # the common case, decided in C
         spans = [m.span() for m in _WORD.finditer(text)]
+        words, first, sq = self.words, self.first, self.squeezed
         hits: list[LexiconHit] = []
-        i = 0
-        while i < len(tokens):
+        end = 0
+        for i, token in enumerate(tokens):
+            if i < end:
+                continue  # inside a phrase already matched
+            if token not in words and token not in first and (squeezed[i] == token or squeezed[i] not in sq):
+                continue
             n, mask = self._match_at(tokens, squeezed, i)
             if mask:
                 hits.append(LexiconHit(spans[i][0], spans[i + n - 1][1], mask))
-            i += n
+                end = i + n
         return hits
 
     def _match_at(self, tokens: list[str], squeezed: list[str], i: int) -> tuple[int, int]:

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 out = {
                     "language": v.language,
                     "flagged": list(v.flagged),
-                    "scores": v.scores,
+                    "scores": {c: round(x, 4) for c, x in v.scores.items()},
                     "spans": [s.model_dump() for s in v.spans],
                 }
                 if len(text) > MAX_CHARS:
