@@ -127,6 +127,9 @@ def start_runtime(bootstrap: str, api_url: str, prefix: str, port: int, log: Pat
         "RAILBIRD_CONSUMER_DETECTORS": detectors,
         "RAILBIRD_CONSUMER_MAX_POLL_RECORDS": str(max_poll),
         "RAILBIRD_CONSUMER_STATE_LOOKBACK_S": str(lookback_s),
+        # Also the JoinGroup rebalance timeout: bounds how long a join waits for a member that left
+        # without saying so (tansu waits for it; 300 s by default).
+        "RAILBIRD_CONSUMER_MAX_POLL_INTERVAL_MS": "30000",
     }
     with open(log, "ab") as out:
         return subprocess.Popen(
@@ -368,7 +371,7 @@ def _wait_caught_up(ports: list[int], backlog: int, timeout_s: float = 600) -> N
         time.sleep(1.0)
 
 
-def _wait_ready(port: int, timeout_s: float = 150) -> None:
+def _wait_ready(port: int, timeout_s: float = 60) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
