@@ -23,6 +23,8 @@ from typing import Any
 import httpx
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import KafkaAdminClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from consumers.broker import EmbeddedBroker, free_port
 from consumers.topics import ensure_topics, rekey_topic
@@ -51,6 +53,8 @@ class Rig:
     tmp: Path
     broker: EmbeddedBroker
     db_path: Path
+    database_url: str = ""
+    """Empty: SQLite at `db_path`; else e.g. a PostgreSQL URL."""
     api_port: int = field(default_factory=free_port)
     api: subprocess.Popen[bytes] | None = None
     consumers: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
@@ -69,7 +73,7 @@ class Rig:
             "RAILBIRD_ENV": "test",
             "RAILBIRD_DATA_DIR": str(self.tmp),
             "RAILBIRD_KAFKA_BOOTSTRAP": self.broker.bootstrap,
-            "RAILBIRD_DATABASE_URL": f"sqlite:///{self.db_path}",
+            "RAILBIRD_DATABASE_URL": self.database_url or f"sqlite:///{self.db_path}",
             "RAILBIRD_API_PORT": str(self.api_port),
             "RAILBIRD_API_URL": self.api_url,
             "RAILBIRD_SERVICE_TOKEN": SERVICE_TOKEN,
@@ -205,7 +209,14 @@ class Rig:
             admin.close()
 
     def db_rows(self, sql: str) -> list[tuple[Any, ...]]:
-        """Rows of a read-only query on the API's SQLite database."""
+        """Rows of a read-only query on the API's database."""
+        if self.database_url:
+            engine = create_engine(self.database_url, poolclass=NullPool)
+            try:
+                with engine.connect() as conn:
+                    return [tuple(r) for r in conn.execute(text(sql))]
+            finally:
+                engine.dispose()
         conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=30)
         try:
             return list(conn.execute(sql))

@@ -1,0 +1,88 @@
+"""PostgreSQL drops the API's connections again and again while traffic flows (what a failover or
+an operator's `pg_terminate_backend` does): the API answers 503, the consumer retries, and every
+event still has exactly one effect."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from consumers.broker import EmbeddedBroker, free_port
+from tests.faults.checks import assert_exactly_once, order_sensitive_difference, wait_for_all_effects
+from tests.faults.rig import Rig, account, make_rig, wait_until
+from tests.faults.traffic import chat_traffic, oracle
+
+pytestmark = [pytest.mark.faults, pytest.mark.kafka, pytest.mark.postgres, pytest.mark.slow]
+
+ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+EVENTS = 2_000
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database (skipped with the reason when no server answers)."""
+    name = f"railbird_faults_{uuid.uuid4().hex[:8]}"
+    try:
+        admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # noqa: BLE001 - no server: skip with the reason
+        pytest.skip(f"PostgreSQL at 127.0.0.1:5432 not answering ({type(exc).__name__})")
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def _terminator(url: str, stop: threading.Event, killed: list[int]) -> None:
+    database = url.rsplit("/", 1)[1]
+    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        while not stop.wait(0.3):
+            with admin.connect() as conn:
+                n = conn.execute(text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                      "WHERE datname = :d AND pid <> pg_backend_pid()"), {"d": database}).scalar()
+            killed.append(int(n or 0))
+    finally:
+        admin.dispose()
+
+
+def test_terminated_postgres_connections_lose_and_duplicate_nothing(tmp_path: Path, pg_url: str,
+                                                                    oracle_pipeline_factory) -> None:
+    records = chat_traffic(EVENTS, seed=53)
+    expected = oracle(records, oracle_pipeline_factory())
+    with EmbeddedBroker(port=free_port(), log_path=tmp_path / "logs" / "broker.log") as broker:
+        base = make_rig(tmp_path, broker)
+        rig = Rig(tmp=base.tmp, broker=base.broker, db_path=base.db_path, database_url=pg_url)
+        stop, killed = threading.Event(), []
+        try:
+            rig.start_api()
+            rig.start_consumer()
+            wait_until(lambda: "partitions assigned" in (tmp_path / "logs" / "consume-0.log").read_text(),
+                       timeout_s=60, what="the consumer to join")
+            terminator = threading.Thread(target=_terminator, args=(pg_url, stop, killed), daemon=True)
+            terminator.start()
+            rig.produce(records, rate_per_s=150)
+            stop.set()
+            terminator.join(10)
+            assert sum(killed) > 0, "connections were really terminated"
+            api_log = (tmp_path / "logs" / "api.log").read_text(errors="replace")
+            consumer_log = (tmp_path / "logs" / "consume-0.log").read_text(errors="replace")
+            felt = consumer_log.count("unavailable (503)") + api_log.count("OperationalError")
+            assert felt > 0, "the API felt the terminations (503 to the consumer or relay retries)"
+            wait_for_all_effects(rig, expected, n=EVENTS, timeout_s=180)
+            acc = account(rig, input_records=EVENTS)
+            print("postgres terminations:", {"terminated": sum(killed), "felt": felt}, order_sensitive_difference(acc, expected),
+                  acc.figures())
+            assert not rig.crashed()
+            assert_exactly_once(acc, expected)
+        finally:
+            stop.set()
+            rig.stop_all()
