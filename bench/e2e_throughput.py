@@ -357,13 +357,12 @@ def stop_group(procs: list[subprocess.Popen[bytes]]) -> None:
 
 
 def _wait_caught_up(ports: list[int], backlog: int, timeout_s: float = 600) -> None:
-    """Wait until the group has nothing left: its count stopped moving and every route was consumed
-    (`backlog` is unused by a continued group, whose processes count only what is new)."""
+    """Wait until a fresh group has consumed the `backlog`, stopped moving and drained its routes."""
     deadline = time.monotonic() + timeout_s
     last = -1.0
     while True:
         chat_in, pending = scrape(ports)
-        if chat_in == last and all(v <= 0 for v in pending.values()):
+        if chat_in >= backlog and chat_in == last and all(v <= 0 for v in pending.values()):
             return
         if time.monotonic() > deadline:
             raise RuntimeError(f"the runtime never caught up with the backlog of {backlog}")
@@ -371,7 +370,7 @@ def _wait_caught_up(ports: list[int], backlog: int, timeout_s: float = 600) -> N
         time.sleep(1.0)
 
 
-def _wait_ready(port: int, timeout_s: float = 60) -> None:
+def _wait_ready(port: int, timeout_s: float = 90) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
@@ -395,9 +394,10 @@ def measure_mode(mode: str, args: argparse.Namespace, bootstrap: str, url: str, 
     latency: dict[str, list[dict[str, float]]] = {}
     for rate in args.rates:
         for run in range(args.latency_runs):
-            # The last throughput run's group has consumed everything: latency runs continue it.
+            # A fresh group (it first drains the backlog): on tansu, a group whose members closed
+            # cleanly waits up to max.poll.interval.ms before the next join completes.
             try:
-                result = latency_run(bootstrap, url, store, f"{mode}-rt-{args.runs - 1}", rate, args.seconds,
+                result = latency_run(bootstrap, url, store, f"{mode}-lat{rate}-{run}", rate, args.seconds,
                                      logdir, args.detectors, backlog, mode, args.processes)
             except RuntimeError as exc:  # recorded, not fatal: the throughput figures still count
                 print(f"{mode} latency at {rate}/s failed: {exc}", flush=True)
@@ -468,7 +468,7 @@ def main() -> None:
                     for run in range(args.latency_runs):
                         try:
                             result = enforcement_latency(broker.bootstrap, f"http://127.0.0.1:{api_port}",
-                                                         f"registry-rt-{args.runs - 1}", rate, args.seconds,
+                                                         f"enf{rate}-{run}", rate, args.seconds,
                                                          logdir, backlog, args.processes)
                         except RuntimeError as exc:
                             print(f"enforcement latency at {rate}/s failed: {exc}", flush=True)
