@@ -58,7 +58,7 @@ def group_of(prefix: str, topic: str) -> str:
 def lane_topics(inputs: Iterable[str], prefix: str) -> list[str]:
     """The chosen input topics plus their re-key topics, in a stable order."""
     chosen = list(dict.fromkeys(inputs))
-    return chosen + [rekey_topic(t, prefix) for t in chosen]
+    return chosen + list(dict.fromkeys(rekey_topic(t, prefix) for t in chosen))
 
 
 def internal_topics(topics: Iterable[str]) -> list[str]:
@@ -83,7 +83,8 @@ def build_processor(
         return InputProcessor(detectors=factory(), rules=rules, prefix=config.group_prefix)
 
     def make_detectors() -> dict[str, Detector]:
-        return {n: d for n, d in factory().items() if source in d.topics}
+        # The keyed stage hosts every detector: each re-keyed record names the ones it is for.
+        return dict(factory())
 
     return KeyedProcessor(
         make_detectors=make_detectors,

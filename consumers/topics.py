@@ -56,13 +56,23 @@ def _admin(bootstrap: str, timeout_s: float) -> KafkaAdminClient:
 REKEY_MARK = ".rekey."
 
 
+KEYED_STREAM = "keyed"
+"""Suffix of the one re-key topic every input topic routes through."""
+
+
 def rekey_topic(topic: str, prefix: str = "railbird") -> str:
-    """The internal re-key topic of an input topic, named after the deployment's group prefix (like
-    Kafka Streams' application id): two deployments on one cluster never read each other's."""
-    return f"{prefix}{REKEY_MARK}{topic}"
+    """The deployment's internal re-key topic, the same for every input topic.
+
+    One topic, not one per input: a detector that reads several topics (the bounty agreement reads
+    chat and hands, bumhunting seats and hands) must see every event of one state key in one
+    partition, so its chat and its hands meet in the same instance. Named after the deployment's
+    group prefix (like Kafka Streams' application id) so two deployments never read each other's.
+    `topic` is kept in the signature so callers say which input they route.
+    """
+    del topic
+    return f"{prefix}{REKEY_MARK}{KEYED_STREAM}"
 
 
 def rekey_source(topic: str, prefix: str) -> str | None:
-    """The input topic a re-key topic of this deployment serves, or None for any other topic."""
-    head = f"{prefix}{REKEY_MARK}"
-    return topic.removeprefix(head) if topic.startswith(head) else None
+    """`KEYED_STREAM` for this deployment's re-key topic (the keyed stage), None for any other."""
+    return KEYED_STREAM if topic == rekey_topic("", prefix) else None

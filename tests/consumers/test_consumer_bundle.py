@@ -9,6 +9,8 @@ from kafka.partitioner.default import murmur2
 
 from consumers.bundle import BUNDLE_HEADER, BundleError, expand, pack, partition_of, unpack
 from consumers.processing import KeyedProcessor
+from consumers.topics import rekey_topic
+from pipeline.contracts import CHAT
 from pipeline.rules import RULES_PRESETS
 from tests.consumers.detector_doubles import BurstDetector
 from tests.consumers.kafka_fakes import FakeRecord
@@ -39,7 +41,7 @@ def test_truncated_or_foreign_bytes_are_refused() -> None:
 
 
 def test_a_malformed_bundle_is_dead_lettered_by_the_keyed_stage_not_lost() -> None:
-    bad = FakeRecord("railbird.rekey.chat.messages", 0, 7, None, b"RBB1\x00\x00", ((BUNDLE_HEADER, b"1"),))
+    bad = FakeRecord(rekey_topic(CHAT), 0, 7, None, b"RBB1\x00\x00", ((BUNDLE_HEADER, b"1"),))
     (record,) = expand([bad])
     assert record is bad
     processor = KeyedProcessor(

@@ -252,6 +252,6 @@ def test_a_route_for_a_detector_this_process_does_not_run_is_skipped_not_dead_le
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
     while lane.step():
         pass
-    assert lane.producer.on("railbird.rekey.chat.messages.dlq") == []  # type: ignore[attr-defined]
+    assert lane.producer.on(rekey_topic(CHAT) + ".dlq") == []  # type: ignore[attr-defined]
     assert registry.get_sample_value("railbird_detector_skipped_total", {"detector": "test.burst"}) == 12
     assert sum(log.committed_offsets.values()) == sum(len(v) for v in log.log.values())

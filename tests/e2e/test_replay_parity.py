@@ -1,0 +1,86 @@
+"""`railbird replay` on a file prints the same findings the streaming path writes for the same
+events: both run the same pipeline code, and state is keyed so partitioning does not change it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pipeline.contracts import CHAT, HAND, SEAT, SNAPCAM
+from pipeline.replay import envelope_line, replay_lines
+from railbird.settings import Settings
+from railbird.wiring import make_pipeline
+from simulator import demo_traffic
+from tests.e2e.stack import Stack, start_stack
+
+pytestmark = [pytest.mark.kafka, pytest.mark.slow]
+
+KEY_FIELD = {CHAT: "player_id", SNAPCAM: "reported_id", SEAT: "table_id", HAND: "table_id"}
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """A stack consuming every input topic, one partition each.
+
+    One partition because the claim here is "same code, same findings"; how findings hold up when
+    state is spread over partitions and processes is the streaming runtime's test
+    (tests/consumers), and the one detector whose state does not partition exactly yet, the bounty
+    agreement's chat evidence, is a known gap in docs/hand-integrity.md.
+    """
+    yield from start_stack(tmp_path_factory.mktemp("parity"), consume_args=["--all"], partitions=1)
+
+
+def _streamed_ids(stack: Stack, headers: dict[str, str]) -> set[str]:
+    ids: set[str] = set()
+    offset = 0
+    while True:
+        page = httpx.get(f"{stack.api_url}/v1/findings", params={"limit": 200, "offset": offset},
+                         headers=headers, timeout=10).json()
+        ids.update(f["finding_id"] for f in page)
+        if len(page) < 200:
+            return ids
+        offset += 200
+
+
+def _settled(fetch: Any, *, want: int, quiet_s: float = 15.0, timeout_s: float = 150.0) -> set[str]:
+    """Poll until `want` ids arrived or the count stopped moving for `quiet_s` seconds."""
+    ids: set[str] = set()
+    changed = started = time.monotonic()
+    while time.monotonic() - started < timeout_s:
+        now_ids = fetch()
+        if len(now_ids) != len(ids):
+            ids, changed = now_ids, time.monotonic()
+        if len(ids) >= want or time.monotonic() - changed > quiet_s:
+            break
+        time.sleep(0.5)
+    return ids
+
+
+def test_replay_and_streaming_agree_on_a_simulated_room(stack: Stack, tmp_path: Path) -> None:
+    events = list(demo_traffic(5, minutes=3.0, players=60))
+    lines = [envelope_line(topic, event.model_dump(mode="json")) for topic, event in events]
+    path = tmp_path / "room.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    offline: list[dict[str, Any]] = list(replay_lines(path.read_text().splitlines(), make_pipeline(Settings())))
+    replayed = {o["finding"]["finding_id"] for o in offline if o["kind"] == "finding"}
+    assert len(replayed) >= 10, "the sample must exercise the detectors"
+
+    # Like game servers: events in event-time order as they happen, each topic keyed by its
+    # producer key. (A burst of all of them at once would let the per-topic lanes race each other:
+    # docs/operations.md explains why stateful detectors see event order only within a partition.)
+    stack.produce_mixed(
+        [(topic, event.model_dump(mode="json"), KEY_FIELD[topic]) for topic, event in events], pace_s=0.02
+    )
+    analyst = stack.login("parity", "analyst")
+    streamed = _settled(lambda: _streamed_ids(stack, analyst), want=len(replayed))
+    only_offline = [(o["finding"]["detector"], o["finding"]["summary"][:80]) for o in offline
+                    if o["kind"] == "finding" and o["finding"]["finding_id"] in replayed - streamed]
+    only_streamed = [(f["detector"], f["summary"][:80]) for f in (
+        httpx.get(f"{stack.api_url}/v1/findings/{i}", headers=analyst).json() for i in streamed - replayed)]
+    assert streamed == replayed, {"only_streamed": only_streamed[:10], "only_replayed": only_offline[:10]}
