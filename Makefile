@@ -43,6 +43,7 @@ test: setup browser lint typecheck schemas-check pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run_all
+	$(BIN)/python -m bench._report
 
 clean:
 	rm -rf data build *.egg-info .pytest_cache .mypy_cache .ruff_cache
