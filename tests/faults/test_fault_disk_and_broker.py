@@ -61,7 +61,9 @@ def test_disk_full_is_retried_until_space_returns(tmp_path: Path, small_disk: Pa
             wait_for_all_effects(rig, expected, n=len(records), timeout_s=180)
             acc = account(rig, input_records=len(records))
             print("disk full:", order_sensitive_difference(acc, expected), {"stored_when_full": stuck, **acc.figures()})
-            assert_exactly_once(acc, expected)
+            # The relay's "published" update can hit the full disk after the broker's ack: that
+            # event is published again with the same id (at-least-once); all else exactly once.
+            assert_exactly_once(acc, expected, allow_republish=True)
             assert rig.db_rows("PRAGMA integrity_check") == [("ok",)]
         finally:
             rig.stop_all()
