@@ -111,7 +111,9 @@ class Stack:
             consumer.close()
 
 
-def start_stack(tmp: Path, *, consume_args: list[str], partitions: int = 4) -> Iterator[Stack]:
+def start_stack(
+    tmp: Path, *, consume_args: list[str], partitions: int = 4, extra_env: dict[str, str] | None = None
+) -> Iterator[Stack]:
     """Broker + API + consumers on free loopback ports with a SQLite database in `tmp`."""
     api_port = free_port()
     with EmbeddedBroker(port=free_port(), log_path=tmp / "broker.log") as broker:
@@ -130,6 +132,7 @@ def start_stack(tmp: Path, *, consume_args: list[str], partitions: int = 4) -> I
             "RAILBIRD_RELAY_INTERVAL_MS": "50",
             "RAILBIRD_TOPIC_PARTITIONS": str(partitions),
             "PYTHONUNBUFFERED": "1",
+            **(extra_env or {}),
         })
         supervisor = Supervisor(log_dir=tmp / "logs")
         stack = Stack(broker, f"http://127.0.0.1:{api_port}", env, supervisor)

@@ -32,7 +32,14 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     (tests/consumers), and the one detector whose state does not partition exactly yet, the bounty
     agreement's chat evidence, is a known gap in docs/hand-integrity.md.
     """
-    yield from start_stack(tmp_path_factory.mktemp("parity"), consume_args=["--all"], partitions=1)
+    yield from start_stack(
+        tmp_path_factory.mktemp("parity"),
+        consume_args=["--all"],
+        partitions=1,
+        # Lanes fetch as soon as data is there, so the per-topic lanes never lag each other by more
+        # than the pace at which the room's events happen.
+        extra_env={"RAILBIRD_CONSUMER_FETCH_MAX_WAIT_MS": "10"},
+    )
 
 
 def _streamed_ids(stack: Stack, headers: dict[str, str]) -> set[str]:
@@ -62,7 +69,7 @@ def _settled(fetch: Any, *, want: int, quiet_s: float = 15.0, timeout_s: float =
 
 
 def test_replay_and_streaming_agree_on_a_simulated_room(stack: Stack, tmp_path: Path) -> None:
-    events = list(demo_traffic(5, minutes=3.0, players=60))
+    events = list(demo_traffic(5, minutes=2.0, players=40))
     lines = [envelope_line(topic, event.model_dump(mode="json")) for topic, event in events]
     path = tmp_path / "room.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -71,11 +78,12 @@ def test_replay_and_streaming_agree_on_a_simulated_room(stack: Stack, tmp_path: 
     replayed = {o["finding"]["finding_id"] for o in offline if o["kind"] == "finding"}
     assert len(replayed) >= 10, "the sample must exercise the detectors"
 
-    # Like game servers: events in event-time order as they happen, each topic keyed by its
-    # producer key. (A burst of all of them at once would let the per-topic lanes race each other:
-    # docs/operations.md explains why stateful detectors see event order only within a partition.)
+    # Like game servers: events in event-time order as they happen (a room's events are seconds
+    # apart; 100 ms here), each topic keyed by its producer key. A burst of all of them at once
+    # would let the per-topic lanes race each other: docs/operations.md explains why stateful
+    # detectors see event order only within a partition.
     stack.produce_mixed(
-        [(topic, event.model_dump(mode="json"), KEY_FIELD[topic]) for topic, event in events], pace_s=0.02
+        [(topic, event.model_dump(mode="json"), KEY_FIELD[topic]) for topic, event in events], pace_s=0.1
     )
     analyst = stack.login("parity", "analyst")
     streamed = _settled(lambda: _streamed_ids(stack, analyst), want=len(replayed))
