@@ -35,11 +35,31 @@ class DemoStatus:
         )
 
 
-def read_status(bootstrap: str, api_url: str, token: str, *, previous: DemoStatus) -> DemoStatus:
+class OffsetReader:
+    """End offsets of Railbird's topics through one long-lived client (not one per refresh)."""
+
+    def __init__(self, bootstrap: str) -> None:
+        self._bootstrap = bootstrap
+        self._consumer: KafkaConsumer | None = None
+
+    def totals(self) -> dict[str, int]:
+        """Records ever written per topic (sum of partition end offsets)."""
+        if self._consumer is None:
+            self._consumer = KafkaConsumer(bootstrap_servers=self._bootstrap, request_timeout_ms=3000)
+        return _end_offsets(self._consumer)
+
+    def close(self) -> None:
+        """Close the client, if it was opened."""
+        if self._consumer is not None:
+            self._consumer.close()
+            self._consumer = None
+
+
+def read_status(offsets: OffsetReader, api_url: str, token: str, *, previous: DemoStatus) -> DemoStatus:
     """Fresh counters; keeps the previous value of any source that does not answer."""
     events_in, dead, out = previous.events_in, previous.dead_letters, previous.enforcement_out
     with contextlib.suppress(KafkaError, OSError, ValueError):
-        totals = _end_offsets(bootstrap)
+        totals = offsets.totals()
         events_in = sum(totals.get(t, 0) for t in INPUT_TOPICS)
         dead = sum(totals.get(dlq_topic(t), 0) for t in INPUT_TOPICS)
         out = totals.get(ENFORCEMENT, 0)
@@ -54,16 +74,10 @@ def read_status(bootstrap: str, api_url: str, token: str, *, previous: DemoStatu
     return DemoStatus(events_in, dead, findings, cases, out)
 
 
-def _end_offsets(bootstrap: str) -> dict[str, int]:
+def _end_offsets(consumer: KafkaConsumer) -> dict[str, int]:
     topics = [*INPUT_TOPICS, *(dlq_topic(t) for t in INPUT_TOPICS), ENFORCEMENT]
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, request_timeout_ms=3000)
-    try:
-        parts = [
-            TopicPartition(t, p) for t in topics for p in (consumer.partitions_for_topic(t) or ())
-        ]
-        ends = consumer.end_offsets(parts) if parts else {}
-    finally:
-        consumer.close()
+    parts = [TopicPartition(t, p) for t in topics for p in (consumer.partitions_for_topic(t) or ())]
+    ends = consumer.end_offsets(parts) if parts else {}
     totals: dict[str, int] = {}
     for tp, offset in ends.items():
         totals[tp.topic] = totals.get(tp.topic, 0) + int(offset)

@@ -16,7 +16,7 @@ import httpx
 
 from consumers.broker import EmbeddedBroker, free_port, port_open
 from consumers.topics import ensure_topics
-from railbird.demo_status import DemoStatus, read_status
+from railbird.demo_status import DemoStatus, OffsetReader, read_status
 from railbird.settings import Settings
 from railbird.supervisor import Supervisor
 
@@ -133,15 +133,19 @@ def _summarise(
 ) -> int:
     started = time.monotonic()
     last = DemoStatus()
-    while not stop.wait(2.0):
-        if failed := [c for c in supervisor.failed() if c.name != "simulator"]:
-            print(f"\n{failed[0].name} exited unexpectedly; last lines of {failed[0].log_path}:")
-            print(_tail(failed[0].log_path))
-            return 1
-        last = read_status(bootstrap, api_url, token, previous=last)
-        print(f"\r{last.line(time.monotonic() - started)}", end="", flush=True)
-        if duration and time.monotonic() - started >= duration:
-            break
+    offsets = OffsetReader(bootstrap)
+    try:
+        while not stop.wait(2.0):
+            if failed := [c for c in supervisor.failed() if c.name != "simulator"]:
+                print(f"\n{failed[0].name} exited unexpectedly; last lines of {failed[0].log_path}:")
+                print(_tail(failed[0].log_path))
+                return 1
+            last = read_status(offsets, api_url, token, previous=last)
+            print(f"\r{last.line(time.monotonic() - started)}", end="", flush=True)
+            if duration and time.monotonic() - started >= duration:
+                break
+    finally:
+        offsets.close()
     print()
     return 0
 
