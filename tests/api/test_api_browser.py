@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from api_factories import T0, batch, chat_finding
 
 from api.app import create_app
@@ -22,6 +19,7 @@ from api.deps import ApiConfig
 from api.outbox.relay import Relay, kafka_producer
 from pipeline.findings import ActionProposal, Finding, stable_id
 from railbird.settings import Settings
+from tests.live_server import serve_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOC_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -83,7 +81,6 @@ def _rich_findings() -> list[Finding]:
 
 @pytest.fixture
 def live(tmp_path, kafka_broker):
-    from consumers.broker import free_port
     from consumers.topics import ensure_topics
 
     topic = f"enforcement.events.{uuid.uuid4().hex[:8]}"
@@ -103,27 +100,12 @@ def live(tmp_path, kafka_broker):
 
     app = create_app(settings=settings, config=ApiConfig(service_token=TOKEN, env="test"), engine=engine,
                      sessions=sessions, run_migrations=False, relay_factory=relay)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    r = httpx.post(f"{base}/v1/findings/batch", json=batch(*_rich_findings()),
-                   headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
-    assert r.status_code == 200, r.text
-    try:
+    with serve_app(app) as base:
+        r = httpx.post(f"{base}/v1/findings/batch", json=batch(*_rich_findings()),
+                       headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        assert r.status_code == 200, r.text
         yield base, broker.bootstrap, topic
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        engine.dispose()
+    engine.dispose()
 
 
 def test_moderator_works_a_case_to_a_published_sanction(live, tmp_path):

@@ -3,23 +3,20 @@ in a real browser (Debian chromium); nothing executes and the text is shown lite
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from api.app import create_app
 from api.auth import service as auth
 from api.db import make_engine, make_sessions, migrate
 from api.deps import ApiConfig
 from api.ids import utc_now
-from consumers.broker import free_port
 from railbird.settings import Settings
 from tests.api.api_factories import chat_finding
+from tests.live_server import serve_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -46,35 +43,20 @@ def live(tmp_path: Path) -> Iterator[tuple[str, str]]:
         auth.create_user(s, username="ana", role="analyst", password="analyst-pass-123", actor="test", now=utc_now())
     app = create_app(settings=Settings(env="test", data_dir=tmp_path, service_token=TOKEN, relay_enabled=False),
                      config=ApiConfig(service_token=TOKEN, env="test"), engine=engine, run_migrations=False)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    findings = []
-    for i, text in enumerate(PAYLOADS):
-        f = chat_finding(i, player="p-xss", table="t-x", text=text)
-        doc = f.model_dump(mode="json")
-        doc["evidence"]["messages"][0]["nickname"] = PAYLOADS[(i + 1) % len(PAYLOADS)][:64]
-        doc["summary"] = f"insult: {text}"
-        findings.append(doc)
-    r = httpx.post(f"{base}/v1/findings/batch", json={"findings": findings},
-                   headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
-    assert r.status_code == 200, r.text
-    case_id = r.json()["case_ids"][0]
-    try:
+    with serve_app(app) as base:
+        findings = []
+        for i, text in enumerate(PAYLOADS):
+            f = chat_finding(i, player="p-xss", table="t-x", text=text)
+            doc = f.model_dump(mode="json")
+            doc["evidence"]["messages"][0]["nickname"] = PAYLOADS[(i + 1) % len(PAYLOADS)][:64]
+            doc["summary"] = f"insult: {text}"
+            findings.append(doc)
+        r = httpx.post(f"{base}/v1/findings/batch", json={"findings": findings},
+                       headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        assert r.status_code == 200, r.text
+        case_id = r.json()["case_ids"][0]
         yield base, case_id
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        engine.dispose()
+    engine.dispose()
 
 
 def test_stored_xss_in_chat_does_not_execute_and_reads_literally(live: tuple[str, str]) -> None:
