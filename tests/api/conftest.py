@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,40 +15,21 @@ from api.db import make_engine, migrate
 from api.deps import ApiConfig
 from api.models import Base
 from railbird.settings import Settings
-
-PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def _pg_available() -> str | None:
-    try:
-        engine = make_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-        with engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
-        engine.dispose()
-        return None
-    except Exception as exc:  # noqa: BLE001 - any failure means "no server": skip with the reason
-        return f"PostgreSQL at 127.0.0.1:5432 not answering ({type(exc).__name__})"
+from tests import postgres
 
 
 @pytest.fixture(scope="session")
 def pg_engine() -> Iterator[Engine]:
     """A fresh database for this test session, migrated once, dropped at the end."""
-    reason = _pg_available()
-    if reason:
+    if reason := postgres.unavailable():
         pytest.skip(reason)
-    name = f"railbird_api_{uuid.uuid4().hex[:10]}"
-    admin = make_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    engine = make_engine(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}", pool_size=10, max_overflow=20)
-    migrate(engine)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with postgres.scratch_database("railbird_api") as url:
+        engine = make_engine(url, pool_size=10, max_overflow=20)
+        migrate(engine)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
 
 
 def _truncate(engine: Engine) -> None:

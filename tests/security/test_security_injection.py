@@ -4,7 +4,6 @@ SQLite and, when it answers, PostgreSQL."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,11 +13,11 @@ from sqlalchemy import Engine, inspect, text
 
 from api.audit import service as audit
 from api.db import make_engine, make_sessions, migrate
+from tests import postgres
 from tests.api.api_factories import batch, chat_finding
 from tests.hostile.naughty import SQL_INJECTION
 from tests.security.conftest import SERVICE_TOKEN, make_client
 
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 SERVICE = {"Authorization": f"Bearer {SERVICE_TOKEN}"}
 QUERY_ROUTES = [
     ("/v1/findings", ("detector", "family", "player_id", "case_id")),
@@ -38,22 +37,15 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
         yield engine
         engine.dispose()
         return
-    name = f"railbird_sec_{uuid.uuid4().hex[:8]}"
-    try:
-        admin = make_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:  # noqa: BLE001 - no server: skip with the reason
-        pytest.skip(f"PostgreSQL at 127.0.0.1:5432 not answering ({type(exc).__name__})")
-    engine = make_engine(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}")
-    migrate(engine)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    if reason := postgres.unavailable():
+        pytest.skip(reason)
+    with postgres.scratch_database("railbird_sec") as url:
+        engine = make_engine(url)
+        migrate(engine)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
 
 
 def _snapshot(engine: Engine) -> dict[str, object]:
