@@ -59,9 +59,9 @@ def _iso(value: datetime) -> str:
 class RefusalAuditor:
     """Derives hit-and-run truth from the seat events themselves, exactly as rule 7 reads.
 
-    Every cash leave before the 10th hand is a row, unless the player was alone or every other
-    player sat out; the format is kept in `detail` because which formats are exempt depends on the
-    rules version the evaluation runs with.
+    Every cash stint that ends (leave, or `sit_out_timeout_removal`) before the 10th hand is a row,
+    unless the player was alone or every other player sat out; the format is kept in `detail`
+    because which formats are exempt depends on the rules version the evaluation runs with.
     """
 
     def __init__(self) -> None:
@@ -79,7 +79,9 @@ class RefusalAuditor:
         if event.action not in ("leave", "sit_out_timeout_removal"):
             return None
         joined = self._joins.pop(key, None)
-        if event.action != "leave" or joined is None or event.hands_played_at_table >= MIN_HANDS:
+        # The stint ends at the leave or at removal by the sit-out timer (issue #5's definition): a
+        # player who sits out or drops until the server removes them has left after those hands too.
+        if joined is None or event.hands_played_at_table >= MIN_HANDS:
             return None
         if event.players_seated == 1 or event.others_sitting_out == event.players_seated - 1:
             return None
@@ -92,5 +94,6 @@ class RefusalAuditor:
             detail={
                 "format": event.format, "blind_level": event.blind_level,
                 "hands": event.hands_played_at_table, "refusal_in_12h": len(past),
+                "end_action": event.action,
             },
         )

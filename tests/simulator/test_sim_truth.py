@@ -50,7 +50,9 @@ def test_hit_and_run_rows_are_cash_stints_of_one_to_nine_hands() -> None:
     for row in rows:
         join, leave = (events[e] for e in row.event_ids)
         assert isinstance(join, SeatActivity) and isinstance(leave, SeatActivity)
-        assert (join.action, leave.action) == ("join", "leave") and join.game == "cash"
+        # A stint ends at a leave or at removal by the sit-out timer (issue #5).
+        assert join.action == "join" and leave.action in ("leave", "sit_out_timeout_removal")
+        assert join.game == "cash"
         played = [t for t in hands_at[(row.table_id, row.players[0])] if join.ts <= t <= leave.ts]
         assert 1 <= len(played) <= 9 and len(played) == leave.hands_played_at_table
         assert leave.players_seated > 1 and leave.others_sitting_out < leave.players_seated - 1
