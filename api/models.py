@@ -8,7 +8,7 @@ from api.auth.models import ApiToken, User
 from api.cases.models import Case, CaseAction
 from api.db import Base
 from api.decisions.models import Decision
-from api.findings.models import FindingRow
+from api.findings.models import FindingPlayer, FindingRow
 from api.outbox.models import OutboxEvent
 from api.sanctions.models import Sanction
 
@@ -20,6 +20,7 @@ __all__ = [
     "Case",
     "CaseAction",
     "Decision",
+    "FindingPlayer",
     "FindingRow",
     "OutboxEvent",
     "Sanction",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Index, String, Text
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, JsonColumn, UtcDateTime
@@ -36,3 +36,22 @@ class FindingRow(Base):
     document: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
     """The whole Finding JSON as received (evidence, spans, actions), for the case page."""
     ingested_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class FindingPlayer(Base):
+    """Every player a finding names (pairs, groups, victims, bounty targets), not just its subject:
+    what makes a finding and its case show up in each named player's history."""
+
+    __tablename__ = "finding_players"
+    __table_args__ = (
+        Index("ix_finding_players_player_ts", "player_id", "ts"),
+        Index("ix_finding_players_player_case", "player_id", "case_id"),
+    )
+
+    finding_id: Mapped[str] = mapped_column(ForeignKey("findings.finding_id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    case_id: Mapped[str] = mapped_column(ForeignKey("cases.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    """Index in the finding's `players`: 0 is the main subject."""
+    ts: Mapped[datetime] = mapped_column(UtcDateTime)
+    """The finding's time, copied so a player's history is one index range."""

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from api.cases import service as cases
 from api.cases.models import CaseAction
 from api.errors import InvalidError, NotFoundError
-from api.findings.models import FindingRow
+from api.findings.models import FindingPlayer, FindingRow
 from api.sanctions import service as sanctions
 from api.text import bad_text
 from api.upsert import insert_many_ignore
@@ -59,6 +59,11 @@ def _store(session: Session, *, findings: list[Finding], now: datetime, result: 
     rows = sorted((_row(f, case_id=case_of[f.finding_id].id, now=now) for f in findings),
                   key=lambda r: str(r["finding_id"]))
     inserted = insert_many_ignore(session, FindingRow, rows, ("finding_id",))
+    named = sorted((_named_row(f, position=i, player=p, case_id=case_of[f.finding_id].id)
+                    for f in findings if f.finding_id in inserted
+                    for i, p in enumerate(dict.fromkeys(f.players))),
+                   key=lambda r: (str(r["finding_id"]), str(r["player_id"])))
+    insert_many_ignore(session, FindingPlayer, named, ("finding_id", "player_id"))
     actions: list[tuple[ActionProposal, str, str]] = []
     for finding in findings:
         if finding.finding_id not in inserted:  # a concurrent writer stored it first
@@ -76,6 +81,11 @@ def _store(session: Session, *, findings: list[Finding], now: datetime, result: 
     for action, case_id, _ in actions:
         if action.disposition == "automatic" and action.action_id in new_actions:
             _apply_automatic(session, action=action, case_id=case_id, now=now, result=result)
+
+
+def _named_row(finding: Finding, *, position: int, player: str, case_id: str) -> dict[str, object]:
+    return {"finding_id": finding.finding_id, "player_id": player, "case_id": case_id, "position": position,
+            "ts": finding.ts}
 
 
 def _action_row(action: ActionProposal, *, case_id: str, finding_id: str) -> dict[str, object]:

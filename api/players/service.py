@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from api.cases.models import Case
-from api.findings.models import FindingRow
+from api.findings.models import FindingPlayer, FindingRow
 from api.sanctions.models import Sanction
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerHistory:
-    """Most recent findings, cases and sanctions where the player is the main subject."""
+    """Most recent findings and cases naming the player (as subject, partner, victim or target) and
+    the player's own sanctions."""
 
     player_id: str
     findings: list[FindingRow]
@@ -24,10 +25,13 @@ class PlayerHistory:
 
 def history(session: Session, *, player_id: str, limit: int) -> PlayerHistory:
     """Newest first, `limit` of each."""
-    findings = session.scalars(select(FindingRow).where(FindingRow.subject_id == player_id)
-                               .order_by(FindingRow.ts.desc()).limit(limit))
-    cases = session.scalars(select(Case).where(Case.subject_id == player_id)
-                            .order_by(Case.created_at.desc()).limit(limit))
+    findings = session.scalars(
+        select(FindingRow).join(FindingPlayer, FindingPlayer.finding_id == FindingRow.finding_id)
+        .where(FindingPlayer.player_id == player_id)
+        .order_by(FindingPlayer.ts.desc(), FindingRow.finding_id).limit(limit))
+    named_in = select(FindingPlayer.case_id).where(FindingPlayer.player_id == player_id)
+    cases = session.scalars(select(Case).where(or_(Case.subject_id == player_id, Case.id.in_(named_in)))
+                            .order_by(Case.created_at.desc(), Case.id).limit(limit))
     sanctions = session.scalars(select(Sanction).where(Sanction.player_id == player_id)
                                 .order_by(Sanction.created_at.desc()).limit(limit))
     return PlayerHistory(player_id, list(findings), list(cases), list(sanctions))

@@ -29,7 +29,7 @@ from api.audit.models import AuditEntry
 from api.cases.models import CLOSED_STATUSES, Case, CaseAction
 from api.decisions.models import Decision
 from api.errors import ConflictError
-from api.findings.models import FindingRow
+from api.findings.models import FindingPlayer, FindingRow
 from api.outbox.models import OutboxEvent
 from api.privacy.policy import FREE_TEXT_KEYS
 from api.sanctions.models import Sanction
@@ -70,7 +70,8 @@ def _row(obj: Any) -> dict[str, Any]:
 def export_player(session: Session, *, player_id: str) -> dict[str, Any]:
     """Everything held about the player, JSON-ready (datetimes as ISO strings by the caller)."""
     findings = _findings_naming(session, player_id)
-    cases = list(session.scalars(select(Case).where(Case.subject_id == player_id)))
+    named_in = select(FindingPlayer.case_id).where(FindingPlayer.player_id == player_id)
+    cases = list(session.scalars(select(Case).where(or_(Case.subject_id == player_id, Case.id.in_(named_in)))))
     case_ids = [c.id for c in cases]
     sanctions = list(session.scalars(select(Sanction).where(Sanction.player_id == player_id)))
     entity_ids = [*case_ids, *(s.id for s in sanctions)]
@@ -130,6 +131,8 @@ def erase_player(session: Session, *, player_id: str, key: str, actor: str, now:
         f.players = [alias if p == player_id else p for p in f.players]
         f.summary = ERASED if about else f.summary
         f.subject_id = alias if f.subject_id == player_id else f.subject_id
+    for named in session.scalars(select(FindingPlayer).where(FindingPlayer.player_id == player_id)):
+        named.player_id = alias
     cases = list(session.scalars(select(Case).where(Case.subject_id == player_id)))
     for c in cases:
         c.subject_id, c.summary = alias, ERASED
