@@ -14,6 +14,7 @@ from consumers.api_client import ReviewApiClient
 from consumers.health import Readiness, serve_ops
 from consumers.logs import configure_json_logging
 from consumers.metrics import ConsumerMetrics
+from consumers.producer import RebuildingProducer
 from consumers.runtime import (
     DetectorFactory,
     RuntimeConfig,
@@ -104,8 +105,11 @@ def serve(
         timeout_s=settings.api_timeout_s,
         batch_size=settings.api_batch_size,
     )
-    producer = KafkaProducer(
-        bootstrap_servers=config.bootstrap, acks="all", linger_ms=2, client_id="railbird-consume"
+    # Rebuilt after a failure: an idempotent producer whose id the broker lost never recovers.
+    producer = RebuildingProducer(
+        lambda: KafkaProducer(
+            bootstrap_servers=config.bootstrap, acks="all", linger_ms=2, client_id="railbird-consume"
+        )
     )
     lanes = build_lanes(
         topics,
