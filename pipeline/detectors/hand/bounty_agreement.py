@@ -2,8 +2,9 @@
 evidence from bounty hands (the pair checks it down or folds to each other while a third player is
 all-in, against their own rate with other opponents) and the bounties the pair collects.
 
-Chat alone or play alone gives a lower-score finding; both give a high-score case. Keyed by
-tournament; state per tournament is bounded and expires `ttl` of event time after its last event.
+Chat alone or play alone gives a lower-score finding; both give a high-score case. One state key
+for all of it (`HANDS_KEY`: private chat before a tournament and pairs across tournaments must meet
+in one place); state per tournament is bounded and expires `ttl` of event time after its last event.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from pipeline.categories import rule_of
 from pipeline.contracts import CHAT, HAND, ChatMessage, Event, HandRecord
 from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
-from pipeline.detectors.hand.stream import Admitted, HandStream, state_key
+from pipeline.detectors.hand.stream import HANDS_KEY, Admitted, HandStream, state_key
 from pipeline.findings import Finding, Span, stable_id
 from pipeline.hands.stats import binom_upper, score_from_p, shrunk_rate
 from pipeline.text_model import TextClassifier
@@ -100,6 +101,7 @@ class BountyAgreementDetector:
         """Pair -> [spots, cooperative] across the tournaments this process saw (bounded)."""
         self.player_history: OrderedDict[str, list[int]] = OrderedDict()
         self.max_pairs = max_tournaments * 20
+        self._last_clue: tuple[str, Clue | None] | None = None
 
     @property
     def state_window(self) -> timedelta:
@@ -107,12 +109,16 @@ class BountyAgreementDetector:
         return self.ttl
 
     def key(self, event: Event) -> str:
-        """The tournament (hands and chat), else the table, else the sender."""
+        """`HANDS_KEY` for hands and for the chat that can change the state: tournament chat
+        (clues and nicknames) and agreement talk in private chat; any other chat line is stateless
+        here (its event id: the runtime runs it in place and routes nothing)."""
         if isinstance(event, HandRecord):
             return state_key(event)
-        if isinstance(event, ChatMessage) and event.tournament_id:
-            return f"tournament:{event.tournament_id}"
-        return f"player:{getattr(event, 'player_id', event.event_id)}"
+        if isinstance(event, ChatMessage) and (
+            event.tournament_id or (event.channel == "private" and self._clue(event) is not None)
+        ):
+            return HANDS_KEY
+        return event.event_id
 
     def process(self, event: Event) -> Sequence[Finding]:
         """Chat lines add clues; bounty hands add spots; either may complete a finding."""
@@ -144,9 +150,11 @@ class BountyAgreementDetector:
             self.private.popitem(last=False)
 
     def _chat(self, msg: ChatMessage) -> Sequence[Finding]:
+        if msg.tournament_id is None and msg.channel != "private":
+            return ()  # cash-table and lobby chat: no tournament to tie it to, nobody addressed
         clue = self._clue(msg)
         if msg.tournament_id is None:
-            if clue is not None and msg.channel == "private":
+            if clue is not None:
                 for who in (msg.player_id, msg.recipient_id or ""):
                     kept = self.private.setdefault(who, [])
                     kept.append(clue)
@@ -167,6 +175,14 @@ class BountyAgreementDetector:
         return self._chat_only(msg.tournament_id, state, clue)
 
     def _clue(self, msg: ChatMessage) -> Clue | None:
+        # key() and process() both ask about the same line (the classifier is the expensive part).
+        if self._last_clue is not None and self._last_clue[0] == msg.event_id:
+            return self._last_clue[1]
+        clue = self._new_clue(msg)
+        self._last_clue = (msg.event_id, clue)
+        return clue
+
+    def _new_clue(self, msg: ChatMessage) -> Clue | None:
         hit = agreement_match(msg.text)
         strength = 1.0 if hit else 0.0
         if hit is None and self.classifier is not None and not is_deal_talk(msg.text):

@@ -182,7 +182,7 @@ class PairCollusionDetector:
         return self.stream.pairs.ttl
 
     def key(self, event: Event) -> str:
-        """Hand detectors share one key: the tournament, else the table."""
+        """Hand detectors share one key, `HANDS_KEY` (pair baselines span every table)."""
         return state_key(event) if isinstance(event, HandRecord) else event.event_id
 
     def process(self, event: Event) -> Sequence[Finding]:

@@ -92,6 +92,20 @@ class HandStream:
         return len(self._seen)
 
 
+HANDS_KEY = "hands"
+"""The one state key of every hand detector (and of the chat the bounty detector needs).
+
+Pair statistics compare a pair with each player's play against everyone else and with the whole
+population, and a bounty agreement joins private chat sent before a tournament with that
+tournament's hands and the pair's other tournaments: no per-table, per-tournament or per-player key
+keeps all of that in one place, so any such key makes the result depend on the partition count.
+One key does not: the streaming result equals `railbird replay` with any number of partitions. The
+cost is that hand analysis runs in one process: ~5-11k hands per CPU second
+(bench/results/hand_detectors.json), far above the hand rate of a room (~1 hand/s per 300 seated
+players); chat and seat detectors still spread over every partition."""
+
+
 def state_key(record: HandRecord) -> str:
-    """The partition key every hand detector uses: the tournament, else the table."""
-    return f"tournament:{record.tournament_id}" if record.tournament_id else f"table:{record.table_id}"
+    """The partition key every hand detector uses for a hand: `HANDS_KEY` (see there why)."""
+    del record
+    return HANDS_KEY
