@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.contracts import SEAT, SeatActivity
+from pipeline.contracts.seat import TournamentStanding
 from simulator.population import Player
 from simulator.world import World
 
@@ -45,6 +47,8 @@ class Seating:
         self.info = info
         self.max_seats = max_seats
         self.seats: dict[int, Seat] = {}
+        self.standing: Callable[[], TournamentStanding] | None = None
+        """A tournament table's current standing (players left, paid places), sent on its events."""
 
     def free_seats(self) -> list[int]:
         """Empty seat numbers."""
@@ -65,7 +69,7 @@ class Seating:
             variant="nlhe", blind_level=info.blind_level, seat=seat.number,
             action=action,  # type: ignore[arg-type]
             hands_played_at_table=seat.hands, players_seated=len(self.seats), others_sitting_out=away,
-            tournament_id=info.tournament_id,
+            tournament_id=info.tournament_id, standing=self.standing() if self.standing else None,
         )
         self.world.emit(t, SEAT, event)
         return event

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from pipeline.contracts.seat import TournamentStanding
 from simulator.abuse import VIOLATIONS
 from simulator.chatter import Chatter, HandWindow, bank_line
 from simulator.dealing import Deal, eliminators, hole_texts, order_from_button, play
@@ -24,6 +25,8 @@ LEVELS: tuple[tuple[int, int, int], ...] = (
 """(small blind, big blind, ante) per level."""
 BREAK_MINUTE = 55
 """Every tournament breaks at :55 past the hour for five minutes, all tables together."""
+PAY_JUMPS = (9, 3, 2)
+"""Players-remaining counts below which the payout steps up (those under the paid places apply)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,7 @@ class Episode:
     members: tuple[str, ...]
     times: list[float] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+    near_payout: bool = False
 
 
 class Tournament:
@@ -105,6 +109,8 @@ class Tournament:
                                           f"{spec.tournament_id}-buyin", spec.tournament_id), spec.max_seats)
             for k in range(count)
         ]
+        for table in self.tables:
+            table.standing = self._standing
         ordered = sorted(self.entrants, key=lambda p: (p.id not in self.hunters, rng.random()))
         if self.hunters:
             others = [p for p in ordered if p.id not in self.hunters and p.id not in self.sit_out_group]
@@ -173,26 +179,68 @@ class Tournament:
             t = self._plot_sit_out(t)
         return t
 
+    def _standing(self) -> TournamentStanding:
+        """Players left and where the money starts, as the game server sends it on seat events."""
+        return TournamentStanding(
+            players_remaining=max(1, self.remaining), paid_places=self.paid,
+            pay_jumps=tuple(m for m in PAY_JUMPS if m < self.paid),
+        )
+
+    def _near_payout(self) -> bool:
+        """The bubble or a pay jump is a few eliminations away (where sitting out pays)."""
+        marks = (self.paid, *(m for m in PAY_JUMPS if m < self.paid))
+        return any(m < self.remaining <= m + max(3, m // 2) for m in marks)
+
     def _plot_sit_out(self, t: float) -> float:
+        """The group's agreement, carried out again and again: one of them says "sit out now, back
+        in N minutes" in private; each clicks within a few seconds and comes back at the agreed time.
+        Near the bubble and pay jumps they do it more often and for shorter spells (others bust while
+        they fold nothing)."""
         rng = self.world.rng
         seats = [(table, s) for table in self.tables for s in table.seats.values()
                  if s.player.id in self.sit_out_group and s.state == "seated"]
         lo, hi = self.world.config.rates.sit_out_plot_s
-        self.next_plot = t + rng.uniform(lo, hi) + 400.0
+        near = self._near_payout()
+        duration = rng.uniform(40.0, 120.0) if near else rng.uniform(120.0, 300.0)
+        back = t + duration
+        self.next_plot = back + (rng.uniform(30.0, 90.0) if near else rng.uniform(lo, hi))
         if len(seats) < 2:
             return t
-        episode = Episode(tuple(s.player.id for _, s in seats))
-        back = t + rng.uniform(180.0, 360.0)
+        episode = Episode(tuple(s.player.id for _, s in seats), near_payout=near)
         # Apply in time order, so every event's sitting-out count reflects the earlier ones.
-        timed = sorted((t + rng.uniform(0.0, 8.0), k) for k in range(len(seats)))
+        timed = sorted((t + rng.uniform(0.0, 5.0), k) for k in range(len(seats)))
         for at, k in timed:
             table, seat = seats[k]
-            seat.back_at = back + rng.uniform(-10.0, 10.0)
+            seat.back_at = back + rng.uniform(0.0, 5.0)
             event = table.change(at, seat, "sit_out", "sitting_out")
             episode.times.append(at)
             episode.events.append(event.event_id)
         self.episodes.append(episode)
         return t + 8.5
+
+    def _plant_sit_out_agreement(self) -> None:
+        """One row per group and tournament: the agreement, once carried out at least twice.
+
+        The offence is the agreement; a single joint sit-out is indistinguishable from two players
+        who happened to step away together, so it is the repetition (issue #5: "repeatedly") that
+        makes the row. Episodes the run cut off before two members had gone out do not count."""
+        w = self.world
+        done: list[Episode] = []
+        for ep in self.episodes:
+            kept = [k for k, t in enumerate(ep.times) if t <= w.end]
+            ep.times[:] = [ep.times[k] for k in kept]
+            ep.events[:] = [ep.events[k] for k in kept]
+            if sum(1 for k in kept if k < len(ep.members)) >= 2:
+                done.append(ep)
+        if len(done) < 2:
+            return
+        w.plant(TruthRow(
+            category="collusive_sit_out", players=tuple(dict.fromkeys(m for ep in done for m in ep.members)),
+            start=w.ts(min(done[0].times)), end=w.ts(max(done[-1].times)),
+            event_ids=tuple(e for ep in done for e in ep.events), tournament_id=self.spec.tournament_id,
+            detail={"episodes": len(done), "near_payout": sum(ep.near_payout for ep in done),
+                    "sit_outs": sum(min(len(ep.members), len(ep.times)) for ep in done)},
+        ))
 
     def _note_episode(self, player_id: str, t: float, event_id: str) -> None:
         for episode in self.episodes:
@@ -291,17 +339,7 @@ class Tournament:
         w = self.world
         tid = self.spec.tournament_id
         self.plot_hands = [h for h in self.plot_hands if h[0] <= w.end]
-        for ep in self.episodes:
-            kept = [k for k, t in enumerate(ep.times) if t <= w.end]
-            ep.times[:] = [ep.times[k] for k in kept]
-            ep.events[:] = [ep.events[k] for k in kept]
-            if sum(1 for k in kept if k < len(ep.members)) < 2:
-                continue  # the run ended before two of them had gone out
-            w.plant(TruthRow(
-                category="collusive_sit_out", players=ep.members, start=w.ts(min(ep.times)),
-                end=w.ts(max(ep.times)), event_ids=tuple(ep.events), tournament_id=tid,
-                detail={"sit_outs": len(ep.members)},
-            ))
+        self._plant_sit_out_agreement()
         if self.agreement is None:
             return
         start, chat_id = self.agreement

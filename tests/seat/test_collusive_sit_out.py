@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pipeline.contracts.seat import TournamentStanding
 from pipeline.detectors.seat.sit_out import CollusiveSitOutDetector, PayoutContext
 from pipeline.findings import Finding
 from tests.seat.seat_events import seat
@@ -82,6 +83,22 @@ def test_bubble_coincidences_weigh_double() -> None:
     _, bubble = run(events, payouts={TID: PayoutContext(paid_places=18)})
     assert plain == [] and [set(f.players) for f in bubble] == [{"a", "b"}]
     assert bubble[0].evidence["payout_context"]["near_payout_coincidences"] == 2
+
+
+def test_standing_on_the_events_gives_the_payout_context() -> None:
+    rng = random.Random(5)
+    events = field(18, rng) + together(["a", "b"], [1000.0], rng)
+    near = TournamentStanding(players_remaining=20, paid_places=18, pay_jumps=(9, 3))
+    far = TournamentStanding(players_remaining=60, paid_places=18, pay_jumps=(9, 3))
+    with_standing = [e.model_copy(update={"standing": near}) for e in events]
+    early = [e.model_copy(update={"standing": far}) for e in events]
+    (f,) = run(with_standing)[1]
+    ctx = f.evidence["payout_context"]
+    assert set(f.players) == {"a", "b"} and ctx["source"] == "seat events"
+    assert ctx["paid_places"] == 18 and ctx["pay_jumps"] == [9, 3] and ctx["near_payout_coincidences"] == 2
+    assert {c["players_remaining"] for c in f.evidence["coincidences"]} == {20}
+    # The same single joint sit-out far from the money is not enough.
+    assert run(early)[1] == []
 
 
 def test_field_wide_breaks_are_discounted() -> None:

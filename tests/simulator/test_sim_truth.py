@@ -58,15 +58,23 @@ def test_hit_and_run_rows_are_cash_stints_of_one_to_nine_hands() -> None:
         assert leave.players_seated > 1 and leave.others_sitting_out < leave.players_seated - 1
 
 
-def test_collusive_sit_outs_are_group_members_going_out_within_seconds() -> None:
+def test_collusive_sit_outs_are_repeated_joint_sit_outs_within_seconds() -> None:
     events = _by_id()
     rows = [r for r in generated().truth if r.category == "collusive_sit_out"]
     assert rows
     for row in rows:
-        outs = [events[e] for e in row.event_ids if events[e].action == "sit_out"]
-        assert len(outs) >= 2 and {e.player_id for e in outs} <= set(row.players)
-        assert max(e.ts for e in outs) - min(e.ts for e in outs) <= timedelta(seconds=10)
+        outs = sorted((events[e] for e in row.event_ids if events[e].action == "sit_out"), key=lambda e: e.ts)
+        assert {e.player_id for e in outs} <= set(row.players)
         assert all(e.tournament_id == row.tournament_id for e in outs)
+        # One row per agreement: at least two episodes, each 2+ members going out within seconds.
+        episodes: list[list[SeatActivity]] = []
+        for e in outs:
+            if episodes and e.ts - episodes[-1][0].ts <= timedelta(seconds=10):
+                episodes[-1].append(e)
+            else:
+                episodes.append([e])
+        assert len(episodes) == row.detail["episodes"] >= 2
+        assert all(len({e.player_id for e in ep}) >= 2 for ep in episodes)
 
 
 def test_chip_dumping_hands_move_chips_from_dumper_to_receiver() -> None:

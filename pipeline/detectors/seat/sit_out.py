@@ -23,6 +23,7 @@ from typing import Any
 
 from pipeline.categories import rule_of
 from pipeline.contracts import SEAT, Event, SeatActivity
+from pipeline.contracts.seat import TournamentStanding
 from pipeline.detectors.seat.common import iso, timeline_entry, utc
 from pipeline.detectors.seat.guard import InputGuard
 from pipeline.detectors.seat.sit_out_stats import NULL_MODEL, PairTest, pair_test
@@ -37,7 +38,8 @@ SWEEP_EVERY = 4_096
 
 @dataclass(frozen=True, slots=True)
 class PayoutContext:
-    """Where the money starts for one tournament; comes from the lobby, not from seat events."""
+    """Where the money starts for one tournament: from the events' `standing` when the game server
+    sends it, else from the lobby feed passed in at wiring time."""
 
     paid_places: int
     pay_jumps: tuple[int, ...] = ()
@@ -80,17 +82,21 @@ class _Player:
 class _Tournament:
     players: dict[str, _Player] = field(default_factory=dict)
     raw: dict[str, list[float]] = field(default_factory=lambda: {START: [], END: []})
-    pending: deque[tuple[float, str, str]] = field(default_factory=deque)
+    pending: deque[tuple[float, str, str, int]] = field(default_factory=deque)
+    """(ts, player, kind, players remaining at that moment) waiting for `settle`."""
     lanes: dict[str, list[float]] = field(default_factory=lambda: {START: [], END: []})
     owners: dict[str, list[str]] = field(default_factory=lambda: {START: [], END: []})
-    pairs: dict[tuple[str, str], list[tuple[float, bool, str]]] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], list[tuple[float, bool, str, int]]] = field(default_factory=dict)
+    """Coincidences per pair: (ts, near a payout mark, kind, players remaining)."""
     flagged: dict[tuple[str, str], PairTest] = field(default_factory=dict)
     groups_emitted: set[frozenset[str]] = field(default_factory=set)
     last_ts: float = 0.0
     seated: int = 0
+    standing: TournamentStanding | None = None
 
     def remaining(self) -> int:
-        return self.seated
+        """Players left: the server's count when events carry it, else those seated right now."""
+        return self.standing.players_remaining if self.standing is not None else self.seated
 
 
 @dataclass(slots=True)
@@ -143,6 +149,8 @@ class CollusiveSitOutDetector:
         tid = ev.tournament_id or ""
         t = self._tournaments.setdefault(tid, _Tournament())
         t.last_ts = ts
+        if ev.standing is not None:
+            t.standing = ev.standing
         p = t.players.get(ev.player_id)
         if p is None:
             p = t.players[ev.player_id] = _Player(first_seen=ts, last_seen=ts, table_id=ev.table_id)
@@ -186,11 +194,11 @@ class CollusiveSitOutDetector:
                 ev.table_id,
             )
             t.raw[START].append(ts)
-            t.pending.append((ts, ev.player_id, START))
+            t.pending.append((ts, ev.player_id, START, t.remaining()))
         elif was_away and not now_away:
             self._close(p, ts)
             t.raw[END].append(ts)
-            t.pending.append((ts, ev.player_id, END))
+            t.pending.append((ts, ev.player_id, END, t.remaining()))
 
     @staticmethod
     def _close(p: _Player, ts: float) -> None:
@@ -203,7 +211,7 @@ class CollusiveSitOutDetector:
         cfg = self.config
         touched: set[tuple[str, str]] = set()
         while t.pending and t.pending[0][0] <= upto:
-            s, pid, kind = t.pending.popleft()
+            s, pid, kind, left = t.pending.popleft()
             player = t.players.get(pid)
             if player is None:
                 continue
@@ -212,12 +220,12 @@ class CollusiveSitOutDetector:
                 if kind == START:
                     player.field_wide.add(s)
                 continue
-            near = self._near_payout(tid, t)
+            near = self._near_payout(tid, t, left)
             lane, owners = t.lanes[kind], t.owners[kind]
             lo = bisect_left(lane, s - cfg.tol)
             for other in set(owners[lo:]) - {pid}:
                 pair = (min(pid, other), max(pid, other))
-                t.pairs.setdefault(pair, []).append((s, near, kind))
+                t.pairs.setdefault(pair, []).append((s, near, kind, left))
                 touched.add(pair)
             idx = bisect_left(lane, s)
             lane.insert(idx, s)
@@ -227,11 +235,15 @@ class CollusiveSitOutDetector:
             _trim(raw, upto - cfg.break_spread)
         return [f for pair in sorted(touched) if (f := self._evaluate(tid, t, pair)) is not None]
 
-    def _near_payout(self, tid: str, t: _Tournament) -> bool:
-        ctx = self.payouts.get(tid)
+    def _context(self, tid: str, t: _Tournament) -> PayoutContext | None:
+        if t.standing is not None:
+            return PayoutContext(t.standing.paid_places, t.standing.pay_jumps)
+        return self.payouts.get(tid)
+
+    def _near_payout(self, tid: str, t: _Tournament, left: int) -> bool:
+        ctx = self._context(tid, t)
         if ctx is None:
             return False
-        left = t.remaining()
         for mark in (ctx.paid_places, *ctx.pay_jumps):
             if mark < left <= mark + max(2, math.ceil(self.config.bubble_margin * mark)):
                 return True
@@ -240,7 +252,7 @@ class CollusiveSitOutDetector:
     def _evaluate(self, tid: str, t: _Tournament, pair: tuple[str, str]) -> Finding | None:
         cfg = self.config
         hits = t.pairs[pair]
-        weighted = sum(2 if near else 1 for _, near, _ in hits)
+        weighted = sum(2 if near else 1 for _, near, _, _ in hits)
         if pair in t.flagged or weighted < cfg.min_coincidences:
             return None
         a, b = t.players[pair[0]], t.players[pair[1]]
@@ -272,7 +284,7 @@ class CollusiveSitOutDetector:
         hits = sorted(h for k in pairs for h in t.pairs[k])
         members = sorted(group, key=lambda m: (-sum(len(t.pairs[k]) for k in pairs if m in k), m))
         best = min(pairs.values(), key=lambda x: x.p_adjusted)
-        near_share = sum(near for _, near, _ in hits) / len(hits)
+        near_share = sum(near for _, near, _, _ in hits) / len(hits)
         strength = min(1.0, -math.log10(max(best.p_adjusted, 1e-300)) / 20)
         score = round(min(1.0, 0.55 + 0.35 * strength + 0.1 * near_share), 4)
         start, end = hits[0][0], hits[-1][0]
@@ -302,7 +314,7 @@ class CollusiveSitOutDetector:
         t: _Tournament,
         members: list[str],
         pairs: dict[tuple[str, str], PairTest],
-        hits: list[tuple[float, bool, str]],
+        hits: list[tuple[float, bool, str, int]],
     ) -> dict[str, Any]:
         best_pair, best = min(pairs.items(), key=lambda kv: kv[1].p_adjusted)
         timeline: list[dict[str, Any]] = []
@@ -317,7 +329,7 @@ class CollusiveSitOutDetector:
                 )
                 row["field_wide"] = wide
                 timeline.append(row)
-        ctx = self.payouts.get(tid)
+        ctx = self._context(tid, t)
         return {
             "timeline": timeline,
             "statistic": {
@@ -341,13 +353,15 @@ class CollusiveSitOutDetector:
                 ],
             },
             "coincidences": [
-                {"ts": iso(s), "near_payout": near, "transition": kind} for s, near, kind in hits
+                {"ts": iso(s), "near_payout": near, "transition": kind, "players_remaining": left}
+                for s, near, kind, left in hits
             ],
             "payout_context": {
                 "paid_places": ctx.paid_places if ctx else None,
                 "pay_jumps": list(ctx.pay_jumps) if ctx else [],
                 "players_remaining": t.remaining(),
-                "near_payout_coincidences": sum(near for _, near, _ in hits),
+                "source": "seat events" if t.standing is not None else ("lobby" if ctx else None),
+                "near_payout_coincidences": sum(near for _, near, _, _ in hits),
             },
         }
 
