@@ -25,6 +25,7 @@ from api.middleware import BodyLimit, SecurityHeaders
 from api.outbox import views as events
 from api.outbox.relay import Relay
 from api.players import views as players
+from api.policy import views as policy
 from api.privacy.shaping import PrivacyShaping
 from api.ratelimit import RateLimit, rate_limits_from
 from api.sanctions import views as sanctions
@@ -79,6 +80,7 @@ def create_app(
     )
     app.state.config, app.state.sessions, app.state.engine = config, sessions, engine
     app.state.read_sessions = make_read_sessions(sessions)
+    app.state.default_rules_version, app.state.chat_model_path = settings.rules_version, settings.chat_model_path
     install_error_handlers(app)
     app.add_api_route("/healthz", _health, methods=["GET"], include_in_schema=False)
     apidocs.install(app)
@@ -97,7 +99,7 @@ def api_router() -> APIRouter:
     """Everything under /v1, behind the deny-by-default permission table."""
     v1 = APIRouter(prefix="/v1", dependencies=[Depends(authorize)])
     v1.add_api_route("/health", _health, methods=["GET"], tags=["health"])
-    for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events):
+    for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events, policy):
         v1.include_router(module.router())
     return v1
 

@@ -10,6 +10,7 @@ from api.db import Base
 from api.decisions.models import Decision
 from api.findings.models import FindingPlayer, FindingRow
 from api.outbox.models import OutboxEvent
+from api.policy.models import PolicyRevision
 from api.sanctions.models import Sanction
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "FindingPlayer",
     "FindingRow",
     "OutboxEvent",
+    "PolicyRevision",
     "Sanction",
     "User",
 ]

@@ -13,7 +13,7 @@ ROLES: Final[tuple[Role, ...]] = ("analyst", "moderator", "senior", "service", "
 HUMAN_ROLES: Final[tuple[Role, ...]] = ("analyst", "moderator", "senior", "admin")
 
 Permission = Literal[
-    "public", "view", "decide", "sanction", "senior", "ingest", "read_sanctions", "admin", "self"
+    "public", "view", "decide", "sanction", "senior", "ingest", "read_sanctions", "read_policy", "admin", "self"
 ]
 
 GRANTS: Final[dict[Permission, frozenset[Role]]] = {
@@ -25,6 +25,7 @@ GRANTS: Final[dict[Permission, frozenset[Role]]] = {
     "senior": frozenset({"senior"}),
     "ingest": frozenset({"service"}),
     "read_sanctions": frozenset({"service", "analyst", "moderator", "senior", "admin"}),
+    "read_policy": frozenset(ROLES),
     "admin": frozenset({"admin"}),
 }
 """Which roles hold each permission: analyst < moderator < senior for review work; service and
@@ -66,6 +67,9 @@ ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
     ("PATCH", "/v1/users/{user_id}"): "admin",
     ("POST", "/v1/tokens"): "admin",
     ("POST", "/v1/tokens/{token_id}/revoke"): "admin",
+    ("GET", "/v1/policy"): "read_policy",
+    ("GET", "/v1/admin/policy"): "admin",
+    ("PATCH", "/v1/admin/policy"): "admin",
 }
 """(method, route path) -> permission; the router-level dependency enforces it on every call."""
 

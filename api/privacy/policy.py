@@ -27,8 +27,9 @@ FREE_TEXT_KEYS: Final = frozenset({"text", "nickname", "comment", "transcript", 
 
 REDACTED: Final = "[redacted]"
 
-EXEMPT_PREFIXES: Final = ("/v1/auth", "/v1/users", "/v1/tokens", "/v1/audit", "/v1/health")
-"""Responses that hold no player text (auth, users) or are the legal record (audit) stay as they are."""
+EXEMPT_PREFIXES: Final = ("/v1/auth", "/v1/users", "/v1/tokens", "/v1/audit", "/v1/health", "/v1/policy",
+                          "/v1/admin")
+"""Responses that hold no player text (auth, users, policy) or are the legal record (audit) stay as they are."""
 
 
 def may_read_chat(role: str) -> bool:

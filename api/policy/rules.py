@@ -1,0 +1,113 @@
+"""The enforcement policy an admin may change, and the pipeline configuration it produces.
+
+Pure (no database, no HTTP): the API validates and stores a `PolicySettings`; the consumers fetch
+it and turn it into the `RulesConfig` and classifier thresholds they run with. Everything else in
+`RulesConfig` (ladders, windows, exempt formats) comes with the chosen rules-version preset: those
+numbers are the house rules, changed by selecting another version, not edited one by one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from pipeline.rules import RULES_PRESETS, RulesConfig
+
+THRESHOLD_CATEGORIES: Final = (
+    "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info",
+    "impersonation", "collusion_talk", "hand_in_play", "criminal",
+)  # fmt: skip
+"""Categories the chat classifier scores, each with an operating threshold an admin may override."""
+MIN_THRESHOLD: Final = 0.05
+MIN_AUTO_MUTE_SCORE: Final = 0.5
+"""Below this an automatic mute would act on evidence weaker than a coin toss."""
+MAX_AUTO_MUTE_MINUTES: Final = 24 * 60
+
+
+@dataclass(frozen=True, slots=True)
+class PolicySettings:
+    """The changeable part of the enforcement policy."""
+
+    rules_version: str
+    auto_mute_enabled: bool = True
+    auto_mute_min_score: float | None = None
+    """None: the preset's value."""
+    auto_mute_minutes: int | None = None
+    """None: the preset's value."""
+    category_thresholds: Mapping[str, float] = field(default_factory=dict)
+    """Overrides of the chat model's operating thresholds (missing: the model's own)."""
+
+
+def problems(policy: PolicySettings) -> list[str]:
+    """Why the policy cannot be applied (empty when it can)."""
+    out: list[str] = []
+    if policy.rules_version not in RULES_PRESETS:
+        out.append(f"rules_version {policy.rules_version!r} is not one of {sorted(RULES_PRESETS)}")
+    score = policy.auto_mute_min_score
+    if score is not None and not MIN_AUTO_MUTE_SCORE <= score <= 1.0:
+        out.append(f"auto_mute_min_score must be within [{MIN_AUTO_MUTE_SCORE}, 1.0]")
+    minutes = policy.auto_mute_minutes
+    if minutes is not None and not 1 <= minutes <= MAX_AUTO_MUTE_MINUTES:
+        out.append(f"auto_mute_minutes must be within [1, {MAX_AUTO_MUTE_MINUTES}]")
+    for category, value in policy.category_thresholds.items():
+        if category not in THRESHOLD_CATEGORIES:
+            out.append(f"category_thresholds: unknown category {category!r}; one of {list(THRESHOLD_CATEGORIES)}")
+        elif not MIN_THRESHOLD <= value <= 1.0:
+            out.append(f"category_thresholds.{category} must be within [{MIN_THRESHOLD}, 1.0]")
+    return out
+
+
+def effective_rules(policy: PolicySettings) -> RulesConfig:
+    """The preset with the policy's auto-mute settings; auto-mute off = a score no finding reaches."""
+    if bad := problems(policy):
+        raise ValueError("; ".join(bad))
+    preset = RULES_PRESETS[policy.rules_version]
+    score = preset.auto_mute_min_score if policy.auto_mute_min_score is None else policy.auto_mute_min_score
+    return dataclasses.replace(
+        preset,
+        auto_mute_min_score=score if policy.auto_mute_enabled else math.inf,
+        auto_mute_minutes=policy.auto_mute_minutes or preset.auto_mute_minutes,
+    )
+
+
+def describe(rules: RulesConfig) -> dict[str, Any]:
+    """The rules in force as JSON-ready data (durations in hours/seconds, sets sorted)."""
+    return {
+        "version": rules.version,
+        "min_hands_per_stint": rules.min_hands_per_stint,
+        "refusal_window_hours": rules.refusal_window.total_seconds() / 3600,
+        "table_leaving_ladder_minutes": list(rules.ladder_minutes),
+        "exempt_formats": sorted(rules.exempt_formats),
+        "auto_mute_minutes": rules.auto_mute_minutes,
+        "auto_mute_min_score": rules.auto_mute_min_score if math.isfinite(rules.auto_mute_min_score) else None,
+        "chat_offence_window_days": rules.chat_offence_window.total_seconds() / 86400,
+        "chat_restriction_hours": rules.chat_restriction_hours,
+        "chat_ban_ladder": [{"episodes": n, "hours": h} for n, h in rules.chat_ban_ladder],
+        "hand_in_play_suspension_hours": list(rules.hand_in_play_suspension_hours),
+        "flood_max_messages": rules.flood_max_messages,
+        "flood_window_seconds": rules.flood_window.total_seconds(),
+        "snapcam_report_window_hours": rules.snapcam_report_window.total_seconds() / 3600,
+        "snapcam_min_priority": rules.snapcam_min_priority,
+        "false_report_alpha": rules.false_report_alpha,
+        "false_report_restriction_hours": rules.false_report_restriction_hours,
+    }
+
+
+def from_document(doc: Mapping[str, Any]) -> PolicySettings:
+    """A policy from the JSON the API serves (`GET /v1/policy`); ValueError if it is unusable."""
+    try:
+        policy = PolicySettings(
+            rules_version=str(doc["rules_version"]),
+            auto_mute_enabled=bool(doc["auto_mute_enabled"]),
+            auto_mute_min_score=None if doc.get("auto_mute_min_score") is None else float(doc["auto_mute_min_score"]),
+            auto_mute_minutes=None if doc.get("auto_mute_minutes") is None else int(doc["auto_mute_minutes"]),
+            category_thresholds={str(k): float(v) for k, v in dict(doc.get("category_thresholds") or {}).items()},
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"unusable policy document: {exc}") from None
+    if bad := problems(policy):
+        raise ValueError("; ".join(bad))
+    return policy

@@ -1,0 +1,60 @@
+"""Policy request and response shapes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from api.policy.rules import MAX_AUTO_MUTE_MINUTES, MIN_AUTO_MUTE_SCORE, MIN_THRESHOLD
+from api.schemas import Body, Public, Reason
+
+ThresholdCategory = Literal[
+    "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info",
+    "impersonation", "collusion_talk", "hand_in_play", "criminal",
+]  # fmt: skip
+Threshold = Annotated[float, Field(ge=MIN_THRESHOLD, le=1.0)]
+
+
+class PolicyPublic(Public):
+    """The enforcement policy in force: what an admin set, and the rules it produces."""
+
+    revision: int
+    """0: never changed (the process settings); every change adds one."""
+    rules_version: str
+    auto_mute_enabled: bool
+    auto_mute_min_score: float | None
+    """None: the rules version's own value (see `rules`)."""
+    auto_mute_minutes: int | None
+    category_thresholds: dict[str, float]
+    """Overrides of the chat model's operating thresholds; categories not listed use the model's."""
+    changed_by: str | None
+    changed_at: datetime | None
+    reason: str
+    rules: dict[str, Any]
+    """The rules the consumers run with under this policy (ladders, windows, exempt formats, ...)."""
+
+
+class PolicyAdminView(PolicyPublic):
+    """What the admin page shows in addition: the choices and the model's own thresholds."""
+
+    available_versions: list[str]
+    threshold_categories: list[str]
+    model_thresholds: dict[str, float]
+
+
+class PolicyUpdate(Body):
+    """Fields to change; omitted fields stay. `reason` is recorded in the audit log."""
+
+    rules_version: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    auto_mute_enabled: bool | None = None
+    auto_mute_min_score: Annotated[float, Field(ge=MIN_AUTO_MUTE_SCORE, le=1.0)] | None = None
+    auto_mute_minutes: Annotated[int, Field(ge=1, le=MAX_AUTO_MUTE_MINUTES)] | None = None
+    reset_auto_mute: bool = False
+    """Back to the rules version's own auto-mute score and minutes."""
+    category_thresholds: dict[ThresholdCategory, Threshold] | None = None
+    """Replaces every override ({} = the model's thresholds everywhere)."""
+    expected_revision: Annotated[int, Field(ge=0)] | None = None
+    """Optimistic concurrency: 409 if the policy moved on since the caller read it."""
+    reason: Reason

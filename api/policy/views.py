@@ -1,0 +1,71 @@
+"""Routes: the policy in force (every role; consumers poll it) and the admin's view and change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+
+from api.db import SessionDep
+from api.deps import NowDep, PrincipalDep
+from api.policy import service
+from api.policy.rules import THRESHOLD_CATEGORIES, describe, effective_rules
+from api.policy.schemas import PolicyAdminView, PolicyPublic, PolicyUpdate
+from pipeline.rules import RULES_PRESETS
+
+
+def default_version(request: Request) -> str:
+    """RAILBIRD_RULES_VERSION of this process: the policy until an admin changes it."""
+    return str(request.app.state.default_rules_version)
+
+
+def public(policy: service.ActivePolicy) -> PolicyPublic:
+    """Response body for a policy."""
+    s = policy.settings
+    return PolicyPublic(
+        revision=policy.revision, rules_version=s.rules_version, auto_mute_enabled=s.auto_mute_enabled,
+        auto_mute_min_score=s.auto_mute_min_score, auto_mute_minutes=s.auto_mute_minutes,
+        category_thresholds=dict(s.category_thresholds), changed_by=policy.changed_by,
+        changed_at=policy.changed_at, reason=policy.reason, rules=describe(effective_rules(s)),
+    )
+
+
+def admin_view(policy: service.ActivePolicy, model_path: Path | None) -> PolicyAdminView:
+    """The policy with the choices an admin has."""
+    return PolicyAdminView(**public(policy).model_dump(), available_versions=sorted(RULES_PRESETS),
+                           threshold_categories=list(THRESHOLD_CATEGORIES),
+                           model_thresholds=service.model_thresholds(model_path))
+
+
+def router() -> APIRouter:
+    """Policy routes."""
+    r = APIRouter(tags=["policy"])
+
+    @r.get("/policy", response_model=PolicyPublic)
+    def current(request: Request, session: SessionDep) -> PolicyPublic:
+        """The enforcement policy in force (the consumers read it at start and poll it)."""
+        return public(service.active(session, default_version=default_version(request)))
+
+    @r.get("/admin/policy", response_model=PolicyAdminView)
+    def admin_get(request: Request, session: SessionDep) -> PolicyAdminView:
+        """Admin: the policy, the rules versions to choose from and the model's own thresholds."""
+        policy = service.active(session, default_version=default_version(request))
+        return admin_view(policy, request.app.state.chat_model_path)
+
+    @r.patch("/admin/policy", response_model=PolicyAdminView)
+    def admin_change(request: Request, body: PolicyUpdate, session: SessionDep, now: NowDep,
+                     who: PrincipalDep) -> PolicyAdminView:
+        """Admin: change the rules version, auto-mute or category thresholds (validated, audited)."""
+        change = service.PolicyChange(
+            rules_version=body.rules_version, auto_mute_enabled=body.auto_mute_enabled,
+            auto_mute_min_score=body.auto_mute_min_score, auto_mute_minutes=body.auto_mute_minutes,
+            category_thresholds=None if body.category_thresholds is None
+            else {str(k): v for k, v in body.category_thresholds.items()},
+            reset_auto_mute=body.reset_auto_mute,
+        )
+        policy, _ = service.change(session, change=change, expected_revision=body.expected_revision,
+                                   reason=body.reason, actor=who.username,
+                                   default_version=default_version(request), now=now)
+        return admin_view(policy, request.app.state.chat_model_path)
+
+    return r
