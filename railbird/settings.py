@@ -75,6 +75,10 @@ class Settings(BaseSettings):
 
     # Detection.
     rules_version: str = "id-vi-2022-09-28"
+    """Rules version until an admin sets a policy in the review API (`/v1/admin/policy`)."""
+    policy_refresh_s: float = Field(default=30.0, ge=0)
+    """How often `railbird consume` polls the API's policy; a new revision restarts its lanes with
+    it (0 = read it at start only)."""
     chat_model_path: Path | None = None
     """Chat classifier artifact; None means the one shipped in `models/artifacts/`."""
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+import logging
+from collections.abc import Callable, Mapping
 
+import httpx
+
+from api.policy.rules import PolicySettings, effective_rules, from_document
 from pipeline.detector import Detector
 from pipeline.registry import build_detectors, build_pipeline
 from pipeline.rules import RULES_PRESETS, RulesConfig
@@ -11,9 +16,27 @@ from pipeline.runner import Pipeline
 from pipeline.text_model import TextClassifier
 from railbird.settings import Settings
 
+log = logging.getLogger(__name__)
 
-def rules_from(settings: Settings) -> RulesConfig:
-    """The configured house-rules version, or a clear error naming the valid ones."""
+
+def fetch_policy(settings: Settings) -> tuple[int, PolicySettings] | None:
+    """(revision, policy) an admin set in the review API, or None when it cannot be had (the
+    settings' rules version applies; the consumers poll again and restart when it appears)."""
+    try:
+        resp = httpx.get(f"{settings.api_url.rstrip('/')}/v1/policy", timeout=settings.api_timeout_s,
+                         headers={"Authorization": f"Bearer {settings.service_token}"})
+        resp.raise_for_status()
+        doc = resp.json()
+        return int(doc["revision"]), from_document(doc)
+    except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+        log.warning("enforcement policy unavailable from the API (%s); using RAILBIRD_RULES_VERSION", exc)
+        return None
+
+
+def rules_from(settings: Settings, policy: PolicySettings | None = None) -> RulesConfig:
+    """The admin's policy if given, else the configured house-rules version (or a clear error)."""
+    if policy is not None:
+        return effective_rules(policy)
     try:
         return RULES_PRESETS[settings.rules_version]
     except KeyError:
@@ -22,14 +45,19 @@ def rules_from(settings: Settings) -> RulesConfig:
         ) from None
 
 
-def load_chat_classifier(settings: Settings) -> TextClassifier:
-    """The chat classifier artifact (settings.chat_model_path, else the shipped one), loaded once."""
+def load_chat_classifier(settings: Settings, thresholds: Mapping[str, float] | None = None) -> TextClassifier:
+    """The chat classifier artifact (settings.chat_model_path, else the shipped one), loaded once;
+    `thresholds` override the model's operating thresholds per category (the admin policy)."""
     from models.chat import load_classifier
 
     try:
-        return load_classifier(settings.chat_model_path)
+        classifier = load_classifier(settings.chat_model_path)
     except (OSError, ValueError) as exc:
         raise SystemExit(f"cannot load the chat model ({exc}); run `railbird train chat`") from None
+    if thresholds:
+        model = classifier.model
+        classifier.model = dataclasses.replace(model, thresholds={**model.thresholds, **thresholds})
+    return classifier
 
 
 def make_pipeline(settings: Settings) -> Pipeline:
@@ -37,9 +65,11 @@ def make_pipeline(settings: Settings) -> Pipeline:
     return build_pipeline(rules=rules_from(settings), classifier=load_chat_classifier(settings))
 
 
-def make_detector_factory(settings: Settings) -> Callable[[], dict[str, Detector]]:
+def make_detector_factory(
+    settings: Settings, policy: PolicySettings | None = None
+) -> Callable[[], dict[str, Detector]]:
     """Builds every detector with fresh state, as often as the streaming runtime needs (once per
     lane and per owned partition); models must be loaded once, here, and shared by the instances."""
-    rules = rules_from(settings)
-    classifier = load_chat_classifier(settings)
+    rules = rules_from(settings, policy)
+    classifier = load_chat_classifier(settings, policy.category_thresholds if policy else None)
     return lambda: build_detectors(rules=rules, classifier=classifier)

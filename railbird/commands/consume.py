@@ -6,10 +6,13 @@ import argparse
 import logging
 import signal
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from kafka import KafkaProducer
 from prometheus_client import CollectorRegistry
 
+from api.policy.rules import PolicySettings
 from consumers.api_client import ReviewApiClient
 from consumers.health import Readiness, serve_ops
 from consumers.logs import configure_json_logging
@@ -63,13 +66,45 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """Consume the chosen topics with every registered detector until SIGTERM/SIGINT."""
     # Imported here: the registry (and its models) is needed by this entry point only; `serve`
     # takes any detector factory, which is how the integration tests run it with test doubles.
-    from railbird.wiring import make_detector_factory, rules_from
+    from railbird.wiring import fetch_policy, make_detector_factory, rules_from
 
     configure_json_logging(level=settings.log_level)
     port = settings.metrics_port if args.metrics_port is None else args.metrics_port
     inputs = sorted(INPUT_TOPICS) if args.all else list(args.topic)
-    factory = only(make_detector_factory(settings), settings.consumer_detectors)
-    return serve(settings, inputs=inputs, factory=factory, rules=rules_from(settings), metrics_port=port)
+    fetched = fetch_policy(settings)
+    while True:
+        revision, policy = fetched if fetched else (0, None)
+        factory = only(make_detector_factory(settings, policy), settings.consumer_detectors)
+        watch = PolicyWatch(lambda: fetch_policy(settings), revision=revision, every_s=settings.policy_refresh_s)
+        log.info("enforcement policy revision %d", revision, extra={"rules_version": rules_from(settings, policy).version})
+        code = serve(settings, inputs=inputs, factory=factory, rules=rules_from(settings, policy),
+                     metrics_port=port, watch=watch)
+        if watch.latest is None:
+            return code
+        fetched = watch.latest  # a new policy: rebuild every lane with it (state replays from the re-key topic)
+
+
+@dataclass
+class PolicyWatch:
+    """Polls the API's policy while lanes run; a new revision stops them so `run` restarts with it."""
+
+    fetch: Callable[[], tuple[int, PolicySettings] | None]
+    revision: int
+    every_s: float
+    latest: tuple[int, PolicySettings] | None = None
+
+    def start(self, stop: threading.Event) -> None:
+        """Poll in a daemon thread until `stop` (never when every_s is 0)."""
+        if self.every_s > 0:
+            threading.Thread(target=self._poll, args=(stop,), name="railbird-policy", daemon=True).start()
+
+    def _poll(self, stop: threading.Event) -> None:
+        while not stop.wait(self.every_s):
+            fetched = self.fetch()
+            if fetched is not None and fetched[0] != self.revision and not stop.is_set():
+                log.info("enforcement policy revision %d replaces %d: restarting the lanes", fetched[0], self.revision)
+                self.latest = fetched
+                stop.set()
 
 
 def only(factory: DetectorFactory, names: str) -> DetectorFactory:
@@ -83,7 +118,13 @@ def only(factory: DetectorFactory, names: str) -> DetectorFactory:
 
 
 def serve(
-    settings: Settings, *, inputs: list[str], factory: DetectorFactory, rules: RulesConfig, metrics_port: int
+    settings: Settings,
+    *,
+    inputs: list[str],
+    factory: DetectorFactory,
+    rules: RulesConfig,
+    metrics_port: int,
+    watch: PolicyWatch | None = None,
 ) -> int:
     """Build the lanes, serve /metrics, /healthz, /readyz, run until SIGTERM/SIGINT; the exit code."""
     config = runtime_config(settings)
@@ -128,6 +169,8 @@ def serve(
             host=settings.metrics_host, port=metrics_port, registry=registry, readiness=readiness
         )
     log.info("consuming %s", ", ".join(topics), extra={"count": len(topics)})
+    if watch is not None:
+        watch.start(stop)
     try:
         return run_lanes(lanes, stop=stop)
     finally:
@@ -135,4 +178,5 @@ def serve(
         api.close()
         if server is not None:
             server.shutdown()
+            server.server_close()  # frees the port for a restart with a new policy
         log.info("stopped")
