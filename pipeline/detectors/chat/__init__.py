@@ -12,6 +12,8 @@ player for SnapCam triage; one global key for coordinated reporting (reports are
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from pipeline.detector import Detector
 from pipeline.detectors.chat.banned_words import BannedWordsDetector
 from pipeline.detectors.chat.classifier import CachedClassifier, ClassifierDetector
@@ -21,6 +23,7 @@ from pipeline.detectors.chat.hand_in_play import HandInPlayDetector
 from pipeline.detectors.chat.harassment import HarassmentDetector
 from pipeline.detectors.chat.lexicon import compile_lexicon
 from pipeline.detectors.chat.nickname import NicknameDetector
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
 from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
 from pipeline.detectors.chat.reporting import CoordinatedReportingDetector
 from pipeline.detectors.chat.shouting import ShoutingDetector, ShoutingMatchDetector
@@ -34,8 +37,13 @@ def build_chat_detectors(
     rules: RulesConfig,
     classifier: TextClassifier | None = None,
     credibility: ReporterCredibility | None = None,
+    lateness: timedelta = DEFAULT_LATENESS,
 ) -> list[Detector]:
-    """Every chat, SnapCam and nickname detector with fresh state, in the order they must run."""
+    """Every chat, SnapCam and nickname detector with fresh state, in the order they must run.
+
+    `lateness`: how far out of event-time order the place-keyed detectors (shouting matches,
+    harassment) accept messages and still find exactly what in-order delivery finds.
+    """
     lexicon = compile_lexicon()
     shared = CachedClassifier(classifier) if classifier is not None else None
     trust = credibility if credibility is not None else ReporterCredibility()
@@ -55,8 +63,8 @@ def build_chat_detectors(
     return [
         *(LedgerTap(d, ledger) for d in per_player),
         RepeatOffenderDetector(ledger, thresholds=tuple(n for n, _ in rules.chat_ban_ladder)),
-        ShoutingMatchDetector(lexicon=lexicon),
-        HarassmentDetector(classifier=shared),
+        ShoutingMatchDetector(lexicon=lexicon, lateness=lateness),
+        HarassmentDetector(classifier=shared, lateness=lateness),
         NicknameDetector(classifier=shared, lexicon=lexicon),
         SnapCamTriageDetector(
             classifier=shared, credibility=trust, lexicon=lexicon, weights=weights, window=rules.snapcam_report_window
@@ -70,6 +78,7 @@ __all__ = [
     "CachedClassifier",
     "ClassifierDetector",
     "CoordinatedReportingDetector",
+    "EventTimeOrder",
     "FloodingDetector",
     "HandInPlayDetector",
     "HarassmentDetector",

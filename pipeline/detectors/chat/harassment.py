@@ -16,6 +16,7 @@ from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.classifier import chat_category
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.lexicon import ABUSE_TERMS, HOSTILE_TERMS, Lexicon, compile_lexicon
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import fold
 from pipeline.findings import Finding, Span
@@ -52,21 +53,33 @@ class HarassmentDetector:
     window: timedelta = timedelta(minutes=10)
     min_classifier_score: float = 0.5
     max_keys: int = 50_000
+    lateness: timedelta = DEFAULT_LATENESS
+    """Messages up to this far behind the newest are put back in event-time order (see `order`)."""
     name: str = "chat.harassment"
     topics: frozenset[str] = frozenset({CHAT})
     _state: BoundedMap[str, _Place] = field(init=False)
+    _order: EventTimeOrder = field(init=False)
 
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
+        self._order = EventTimeOrder(lateness=self.lateness)
 
     def key(self, event: Event) -> str:
         """State is per place: nicknames seen there and hostile lines said there."""
         return place_of(event) if isinstance(event, ChatMessage) else event.event_id
 
     def process(self, event: Event) -> Sequence[Finding]:
-        """Learn the sender's nickname, find the target, score hostility, report a pattern once."""
+        """Take a message; judge every message the event-time order releases (see `order`)."""
         if not isinstance(event, ChatMessage):
             return ()
+        return [f for message in self._order.admit(event) for f in self._judge(message)]
+
+    def flush(self) -> list[Finding]:
+        """Judge the messages still held back (end of a replay or a clean shutdown)."""
+        return [f for message in self._order.drain() for f in self._judge(message)]
+
+    def _judge(self, event: ChatMessage) -> Sequence[Finding]:
+        """Learn the sender's nickname, find the target, score hostility, report a pattern once."""
         place = self._state.get_or_create(place_of(event), self._new_place)
         place.nicknames.put(fold(event.nickname), event.player_id)
         target = self._target(event, place)

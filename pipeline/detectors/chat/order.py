@@ -1,0 +1,88 @@
+"""Event-time order for the place-keyed chat detectors (`chat.harassment`, `chat.shouting_match`).
+
+Game servers key chat by player, so one table's messages reach a place-keyed detector from several
+input partitions, interleaved however the partitions happen to be read. Those detectors count
+lines in windows and report an episode once, so their verdicts would depend on that interleaving.
+`EventTimeOrder` holds messages until the watermark (newest `ts` seen minus `lateness`) has passed
+them and releases them in (`ts`, `event_id`) order: for any arrival order in which no message is
+more than `lateness` behind the newest one seen before it, the released sequence, and so every
+finding and its stable id, is the same. A message later than that is released at once (counted as
+`late`, never dropped); a repeated event id is dropped (counted as `duplicate`).
+
+Release is strict (`ts < watermark`): a message exactly `lateness` behind the newest could still
+be followed by one with the same `ts` and a smaller id, so it waits. The watermark is one per
+detector instance (all places it serves), so a quiet table's last lines are released by traffic
+elsewhere; `drain` releases the rest at the end of a replay or on a clean shutdown.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pipeline.contracts import ChatMessage
+
+DEFAULT_LATENESS = timedelta(seconds=5)
+"""How far behind the newest message a message may arrive and still be put back in order."""
+
+
+@dataclass(slots=True)
+class EventTimeOrder:
+    """Releases chat messages in event-time order once no earlier one can still arrive."""
+
+    lateness: timedelta = DEFAULT_LATENESS
+    dedupe_horizon: timedelta = timedelta(minutes=15)
+    """Event time for which ids are remembered to drop redeliveries (longer than every window of
+    the detectors using it, so a redelivered line is never counted twice in one episode)."""
+    max_ids: int = 500_000
+    anomalies: Counter[str] = field(default_factory=Counter)
+    _heap: list[tuple[datetime, str, ChatMessage]] = field(default_factory=list)
+    _newest: datetime | None = None
+    _seen: set[str] = field(default_factory=set)
+    _seen_order: deque[tuple[datetime, str]] = field(default_factory=deque)
+
+    def __post_init__(self) -> None:
+        if self.lateness < timedelta(0):
+            raise ValueError("lateness must not be negative")
+
+    @property
+    def pending(self) -> int:
+        """Messages held back, waiting for the watermark."""
+        return len(self._heap)
+
+    def admit(self, message: ChatMessage) -> Sequence[ChatMessage]:
+        """Take one message; return those now safe to process, in (`ts`, `event_id`) order."""
+        if message.event_id in self._seen:
+            self.anomalies["duplicate"] += 1
+            return ()
+        self._remember(message)
+        if self._newest is not None and message.ts < self._newest - self.lateness:
+            self.anomalies["late"] += 1
+            return (message,)
+        if self._newest is None or message.ts > self._newest:
+            self._newest = message.ts
+        if not self.lateness and not self._heap:
+            return (message,)  # no reordering asked for: the fast path
+        heapq.heappush(self._heap, (message.ts, message.event_id, message))
+        watermark = self._newest - self.lateness
+        out: list[ChatMessage] = []
+        while self._heap and (self._heap[0][0] < watermark or not self.lateness):
+            out.append(heapq.heappop(self._heap)[2])
+        return out
+
+    def drain(self) -> list[ChatMessage]:
+        """Release everything still held, in order (end of a replay, clean shutdown)."""
+        out = [m for _, _, m in sorted(self._heap, key=lambda x: (x[0], x[1]))]
+        self._heap.clear()
+        return out
+
+    def _remember(self, message: ChatMessage) -> None:
+        self._seen.add(message.event_id)
+        self._seen_order.append((message.ts, message.event_id))
+        newest = max(message.ts, self._newest) if self._newest is not None else message.ts
+        horizon = newest - self.dedupe_horizon
+        while self._seen_order and (self._seen_order[0][0] < horizon or len(self._seen_order) > self.max_ids):
+            self._seen.discard(self._seen_order.popleft()[1])
