@@ -59,7 +59,7 @@ def _iso(value: datetime) -> str:
 class RefusalAuditor:
     """Derives hit-and-run truth from the seat events themselves, exactly as rule 7 reads.
 
-    Every cash stint that ends (leave, or `sit_out_timeout_removal`) before the 10th hand is a row,
+    Every cash stint that ends (leave, or `sit_out_timeout_removal`) after 1 to 9 hands is a row,
     unless the player was alone or every other player sat out; the format is kept in `detail`
     because which formats are exempt depends on the rules version the evaluation runs with.
     """
@@ -81,8 +81,8 @@ class RefusalAuditor:
         joined = self._joins.pop(key, None)
         # The stint ends at the leave or at removal by the sit-out timer (issue #5's definition): a
         # player who sits out or drops until the server removes them has left after those hands too.
-        if joined is None or event.hands_played_at_table >= MIN_HANDS:
-            return None
+        if joined is None or not 1 <= event.hands_played_at_table < MIN_HANDS:
+            return None  # 0 hands is not a refusal (issue #5): sitting down and leaving unplayed
         if event.players_seated == 1 or event.others_sitting_out == event.players_seated - 1:
             return None
         past = self._history.setdefault((event.player_id, event.blind_level), [])
