@@ -15,6 +15,7 @@ from api.auth.roles import Permission, allowed
 from api.db import SessionDep
 from api.deps import NowDep, compile_table, permission_for
 from api.errors import ForbiddenError, UnauthorizedError
+from api.privacy.policy import REDACTED, may_read_chat
 
 SESSION_COOKIE = "rb_session"
 LOGIN_CSRF_COOKIE = "rb_login_csrf"
@@ -36,6 +37,8 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("POST", "/console/appeals/{appeal_id}/resolve"): "senior",
     ("GET", "/console/appeals"): "view",
     ("GET", "/console/dashboard"): "view",
+    ("GET", "/console/admin/policy"): "admin",
+    ("POST", "/console/admin/policy"): "admin",
 }
 """Console pages and forms -> permission (same roles as the API); anything unlisted is refused."""
 
@@ -68,6 +71,16 @@ class ConsoleContext:
     def can(self, permission: Permission) -> bool:
         """Whether the user holds a permission (templates hide what they cannot use)."""
         return self.principal is not None and allowed(permission, self.principal.role)
+
+    @property
+    def reads_chat(self) -> bool:
+        """Whether the user may see what players wrote (the same matrix as the API's redaction)."""
+        return self.principal is not None and may_read_chat(self.principal.role)
+
+    def text(self, value: object) -> str:
+        """Player-written free text (summaries, reasons, statements) for this user: as stored, or
+        `[redacted]` for roles that do not review cases."""
+        return str(value) if self.reads_chat else REDACTED
 
 
 async def console_guard(request: Request, session: SessionDep, now: NowDep) -> ConsoleContext:

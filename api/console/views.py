@@ -21,7 +21,7 @@ from api.appeals.schemas import AppealCreate, AppealResolve
 from api.auth import service as auth
 from api.cases import service as cases
 from api.cases.models import Case
-from api.console import render
+from api.console import policy_page, render
 from api.console.guard import LOGIN_CSRF_COOKIE, PREFIX, SESSION_COOKIE, ConsoleDep, install_login_redirect
 from api.console.rules import cite
 from api.db import SessionDep
@@ -32,6 +32,7 @@ from api.errors import ServiceError, UnauthorizedError
 from api.evidence.service import merge
 from api.outbox import service as outbox
 from api.players import service as players
+from api.privacy.policy import redact
 from api.sanctions import service as sanctions
 from api.sanctions.schemas import RevokeRequest, SanctionApply, SecondReviewRequest
 from api.stats import service as stats
@@ -114,14 +115,17 @@ def router() -> APIRouter:
             b = cases.bundle(session, case_id=case_id)
         except ServiceError as exc:
             return page("error.html", ctx, exc.status_code, message=exc.message)
+        # Same redaction as the API's JSON: roles that do not review cases see no player-written text.
         ev = merge(b.findings)
+        ev = ev if ctx.reads_chat else redact(ev)
         history = players.history(session, player_id=b.case.subject_id, limit=20)
         events = outbox.for_sanctions(session, sanction_ids=[s.id for s in b.sanctions])
         ids = {d.user_id for d in b.decisions} | ({b.case.assignee_id} if b.case.assignee_id else set())
         names = auth.usernames(session, user_ids=ids)
         return page(
             "case.html", ctx, b=b, ev=ev, now=now, msg=msg[:300], rule_text=cite(b.case.rule),
-            messages=[(m, render.segments(str(m.get("text", "")), m.get("spans"))) for m in ev["messages"]],
+            messages=[(m, render.segments(str(m.get("text", "")), m.get("spans") if ctx.reads_chat else None))
+                      for m in ev["messages"]],
             timeline=render.timeline_chart(ev["timeline"]), history=history, events=events, age=_age, names=names,
             claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
         )
@@ -223,6 +227,7 @@ def router() -> APIRouter:
         rate = render.bar_chart([(s.detector, round((s.confirm_rate or 0) * 100, 1)) for s in rows], fill="#2e7d32")
         return page("dashboard.html", ctx, rows=rows, volume=volume, rate=rate, summary=stats.summary(session))
 
+    policy_page.install(r, page)
     return r
 
 

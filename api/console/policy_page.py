@@ -1,0 +1,69 @@
+"""Console page where an admin reads and changes the enforcement policy (same service as the API)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+
+from api.console.guard import PREFIX, ConsoleDep
+from api.db import SessionDep
+from api.deps import NowDep
+from api.errors import ServiceError
+from api.policy import service
+from api.policy.schemas import PolicyUpdate
+from api.policy.views import admin_view, default_version
+
+PageFn = Callable[..., HTMLResponse]
+
+
+def install(r: APIRouter, page: PageFn) -> None:
+    """Add GET/POST /console/admin/policy to the console router."""
+
+    @r.get("/admin/policy")
+    def policy_page(request: Request, ctx: ConsoleDep, session: SessionDep, msg: str = "") -> HTMLResponse:
+        policy = service.active(session, default_version=default_version(request))
+        return page("policy.html", ctx, p=admin_view(policy, request.app.state.chat_model_path), msg=msg[:300])
+
+    @r.post("/admin/policy")
+    def change_policy(request: Request, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        try:
+            body = PolicyUpdate.model_validate(form_to_update(ctx.form))
+            change = service.PolicyChange(
+                rules_version=body.rules_version, auto_mute_enabled=body.auto_mute_enabled,
+                auto_mute_min_score=body.auto_mute_min_score, auto_mute_minutes=body.auto_mute_minutes,
+                reset_auto_mute=body.reset_auto_mute,
+                category_thresholds={str(k): v for k, v in (body.category_thresholds or {}).items()},
+            )
+            _, changed = service.change(session, change=change, expected_revision=body.expected_revision,
+                                        reason=body.reason, actor=ctx.user.username,
+                                        default_version=default_version(request), now=now)
+            message = "Policy changed; consumers pick it up within their refresh interval." if changed \
+                else "Nothing changed."
+        except ServiceError as exc:
+            message = exc.message
+        except ValidationError as exc:
+            message = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+        return RedirectResponse(f"{PREFIX}/admin/policy?msg={quote(message[:300])}", status_code=303)
+
+
+def form_to_update(form: dict[str, str]) -> dict[str, Any]:
+    """The HTML form as a PolicyUpdate body: empty inputs mean "the default", a checkbox is on/absent."""
+    thresholds = {k.removeprefix("threshold_"): v for k, v in form.items() if k.startswith("threshold_") and v.strip()}
+    body: dict[str, Any] = {
+        "rules_version": form.get("rules_version") or None,
+        "auto_mute_enabled": form.get("auto_mute_enabled") == "on",
+        "category_thresholds": thresholds,
+        "reason": form.get("reason", ""),
+        "expected_revision": form.get("expected_revision") or None,
+    }
+    score, minutes = form.get("auto_mute_min_score", "").strip(), form.get("auto_mute_minutes", "").strip()
+    if score or minutes:
+        body.update(auto_mute_min_score=score or None, auto_mute_minutes=minutes or None)
+    else:
+        body["reset_auto_mute"] = True
+    return body
