@@ -7,8 +7,12 @@ pattern hits (rules.py) per message in Python; hashed n-gram scores for the whol
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Sequence
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +51,10 @@ class Analysis:
     lex_features: tuple[float, ...]
 
 
+NO_LEX_FEATURES = (0.0,) * N_LEX_FEATURES
+"""`lexicon_features` of a message without word-list hits (most messages)."""
+
+
 class Analyzer:
     """Views, language, word-list and pattern hits for one message at a time."""
 
@@ -58,10 +66,19 @@ class Analyzer:
 
     def analyze(self, text: object) -> Analysis:
         """Analysis of one message; non-strings are treated as empty (the protocol says str)."""
-        views = self.normalizer.views(text if isinstance(text, str) else "")
+        return self.analyze_many([text])[0]
+
+    def analyze_many(self, texts: Sequence[object]) -> list[Analysis]:
+        """Analyses of a batch (views are built batch-wise; see `Normalizer.views_many`)."""
+        views = self.normalizer.views_many([t if isinstance(t, str) else "" for t in texts])
+        return [self._analyze(v) for v in views]
+
+    def _analyze(self, views: Views) -> Analysis:
         language = self.languages.guess(views.plain.text)
         lex_hits = tuple(self.lexicon.find(views.folded))
         rule_hits = tuple(self.rules.find(views.bare.text))
+        if not lex_hits:
+            return Analysis(views, language, lex_hits, rule_hits, NO_LEX_FEATURES)
         n_words = max(1, len(views.folded.text.split()))
         return Analysis(views, language, lex_hits, rule_hits, lexicon_features(lex_hits, language, n_words))
 
@@ -84,13 +101,20 @@ def lexicon_features(hits: Sequence[LexiconHit], language: str, n_words: int) ->
 class ChatClassifier:
     """Multi-label, multilingual chat classifier (satisfies `pipeline.text_model.TextClassifier`)."""
 
-    def __init__(self, model: ChatModel, *, use_lingua: bool = True) -> None:
+    def __init__(self, model: ChatModel, *, use_lingua: bool = True, cache_size: int = 50_000) -> None:
         self.model = model
         self.hasher = NgramHasher(
             n_features=model.n_features, char_range=model.char_range, word_ngrams=model.word_ngrams
         )
         self.bare_hasher = NgramHasher(n_features=model.n_features, char_range=(99, 98), word_ngrams=1)
         self.analyzer = Analyzer(lexicon=Lexicon(model.lexicon), use_lingua=use_lingua)
+        # One contiguous row per head: gathers read 2 MB arrays, not a strided 6 MB one.
+        self._weights = np.ascontiguousarray(model.weights.T).T
+        self._bare_weights = np.ascontiguousarray(model.bare_weights.T).T
+        self.cache_size = cache_size
+        self._cache: dict[str, TextVerdict] = {}
+        """Verdicts of recent distinct texts: table chat repeats itself ("gg", "nh", "ty")."""
+        self._lock = threading.Lock()
 
     def head_probabilities(self, analyses: Sequence[Analysis]) -> NDArray[np.float32]:
         """Calibrated probability per statistical head (rows: messages, columns: HEADS)."""
@@ -98,32 +122,56 @@ class ChatClassifier:
             return np.zeros((0, len(HEADS)), dtype=np.float32)
         folded = [a.views.folded.text for a in analyses]
         lex = np.array([a.lex_features for a in analyses], dtype=np.float32)
-        margins = self.hasher.scores(folded, self.model.weights) + lex @ self.model.lex_weights
-        margins += self.bare_hasher.scores([a.views.bare.text for a in analyses], self.model.bare_weights)
+        margins = self.hasher.scores(folded, self._weights) + lex @ self.model.lex_weights
+        margins += self.bare_hasher.scores([a.views.bare.text for a in analyses], self._bare_weights)
         margins += self.model.intercepts
         a, b = self.model.platt[:, 0], self.model.platt[:, 1]
         probs: NDArray[np.float32] = (1.0 / (1.0 + np.exp(-(margins * a + b)))).astype(np.float32)
         return probs
 
     def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
-        """One fused verdict per text, same order; never raises on odd text."""
-        analyses = [self.analyzer.analyze(t) for t in texts]
-        probs = self.head_probabilities(analyses)
-        return [self._verdict(a, p) for a, p in zip(analyses, probs, strict=True)]
+        """One fused verdict per text, same order; never raises on odd text. Texts seen recently
+        (in this batch or the cache) are analysed once; each caller gets its own scores dict."""
+        cache = self._cache
+        keys = [t if isinstance(t, str) else "" for t in texts]
+        todo = list(dict.fromkeys(k for k in keys if k not in cache))
+        fresh: dict[str, TextVerdict] = {}
+        if todo:
+            with _gc_paused():
+                analyses = self.analyzer.analyze_many(todo)
+                probs = self.head_probabilities(analyses).tolist()
+                fresh = {t: self._verdict(a, p) for t, a, p in zip(todo, analyses, probs, strict=True)}
+            self._remember(fresh)
+        out: list[TextVerdict] = []
+        for k in keys:
+            v = fresh.get(k) or cache.get(k) or self.classify([k])[0]
+            out.append(TextVerdict(dict(v.scores), v.spans, v.language, v.flagged))
+        return out
 
-    def _verdict(self, analysis: Analysis, probs: NDArray[np.float32]) -> TextVerdict:
-        head = dict(zip(HEADS, (float(p) for p in probs), strict=True))
+    def _remember(self, verdicts: dict[str, TextVerdict]) -> None:
+        """Keep short texts' verdicts; the cache is emptied when full (cheap, and chat's common
+        lines come straight back)."""
+        if self.cache_size <= 0:
+            return
+        with self._lock:
+            if len(self._cache) + len(verdicts) > self.cache_size:
+                self._cache.clear()
+            self._cache.update((t, v) for t, v in verdicts.items() if len(t) <= _CACHED_CHARS)
+
+    def _verdict(self, analysis: Analysis, probs: list[float]) -> TextVerdict:
+        toxic, hate, spam = probs
         scores = dict.fromkeys(CHAT_CATEGORIES, 0.0)
-        scores["insult"] = head["toxic"]
-        scores["hate"] = min(head["hate"], head["toxic"])
-        scores["spam"] = head["spam"]
-        if any(_sexual(analysis.views.folded.text[h.start : h.end]) for h in analysis.lexicon_hits):
-            scores["sexual"] = 0.9 * head["toxic"]
+        scores["insult"] = toxic
+        scores["hate"] = min(hate, toxic)
+        scores["spam"] = spam
         spans: list[Span] = []
         folded = analysis.views.folded
         for lh in analysis.lexicon_hits:
             start, end = folded.origin(lh.start, lh.end)
-            label = "sexual" if _sexual(folded.text[lh.start : lh.end]) else "insult"
+            sexual = _SEXUAL.search(folded.text, lh.start, lh.end) is not None
+            if sexual:
+                scores["sexual"] = 0.9 * toxic
+            label = "sexual" if sexual else "insult"
             spans.append(Span.model_construct(start=start, end=end, label=label))  # valid by construction
         bare = analysis.views.bare
         for rh in analysis.rule_hits:
@@ -135,11 +183,29 @@ class ChatClassifier:
             (c for c, s in scores.items() if s >= thresholds.get(c, RULE_THRESHOLD)),
             key=lambda c: -scores[c],
         )
-        spans.sort(key=lambda s: (s.start, s.end))
+        if len(spans) > 1:
+            spans.sort(key=lambda s: (s.start, s.end))
         return TextVerdict(
             scores=scores, spans=tuple(spans), language=analysis.language, flagged=tuple(flagged)
         )
 
 
-def _sexual(term: str) -> bool:
-    return any(stem in term for stem in SEXUAL_STEMS)
+_CACHED_CHARS = 200
+"""Only chat-length texts are cached: long ones rarely repeat and would crowd the cache."""
+_SEXUAL = re.compile("|".join(re.escape(stem) for stem in SEXUAL_STEMS))
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Cyclic garbage collection paused for one batch: the batch allocates many small acyclic
+    objects, and the collector's passes over them (and over the whole heap) doubled the cost of
+    building views (measured). Reference counting still frees everything; collection resumes
+    at the end, and only the caller that paused it resumes it (threads may overlap)."""
+    was_enabled = gc.isenabled()
+    if was_enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
