@@ -26,6 +26,7 @@ from api.outbox import views as events
 from api.outbox.relay import Relay
 from api.players import views as players
 from api.policy import views as policy
+from api.privacy.retention import RetentionJob
 from api.privacy.shaping import PrivacyShaping
 from api.ratelimit import RateLimit, rate_limits_from
 from api.sanctions import views as sanctions
@@ -50,6 +51,7 @@ def create_app(
     sessions: sessionmaker[Session] | None = None,
     run_migrations: bool = True,
     relay_factory: Callable[[sessionmaker[Session]], Relay] | None = None,
+    retention: bool | None = None,
 ) -> FastAPI:
     """Build the app: `/v1` API, console at `/`, migrations and (optionally) the outbox relay on startup."""
     config = config or config_from(settings)
@@ -63,9 +65,14 @@ def create_app(
         relay = relay_factory(sessions) if relay_factory else None
         if relay:
             relay.start()
+        purge = _app.state.retention = retention_job(settings, sessions, config, retention)
+        if purge:
+            purge.start()
         try:
             yield
         finally:
+            if purge:
+                purge.stop()
             if relay:
                 relay.stop()
 
@@ -93,6 +100,18 @@ def create_app(
     if limits := rate_limits_from(settings):
         app.add_middleware(RateLimit, limits=limits)
     return app
+
+
+def retention_job(settings: Settings, sessions: sessionmaker[Session], config: ApiConfig,
+                  enabled: bool | None) -> RetentionJob | None:
+    """The evidence-retention job, if retention is on (a period > 0; not under env=test unless asked)."""
+    on = enabled if enabled is not None else settings.retention_enabled
+    if on is None:
+        on = settings.env != "test"
+    if not on or settings.retention_days <= 0:
+        return None
+    return RetentionJob(sessions=sessions, days=settings.retention_days, interval_s=settings.retention_interval_s,
+                        clock=config.clock)
 
 
 def api_router() -> APIRouter:

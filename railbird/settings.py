@@ -68,8 +68,12 @@ class Settings(BaseSettings):
     """Per-client limits on logins and writes (api/ratelimit.py); None = on, except with env=test."""
     rate_limit_login_per_min: int = Field(default=10, ge=0)
     rate_limit_write_per_min: int = Field(default=300, ge=0)
-    retention_days: int = Field(default=0, ge=0)
-    """Chat text and evidence of cases closed longer ago than this are redacted (0 = keep)."""
+    retention_days: int = Field(default=365, ge=0)
+    """Chat text and evidence of cases closed longer ago than this are redacted (0 = keep forever)."""
+    retention_enabled: bool | None = None
+    """The API process applies `retention_days` every `retention_interval_s`; None = on, except with
+    env=test (tests drive the clock and call the job themselves)."""
+    retention_interval_s: float = Field(default=3600.0, ge=1)
     pseudonym_key: str = ""
     """HMAC key of the pseudonyms `railbird player erase` leaves; empty = the service token."""
 

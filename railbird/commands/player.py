@@ -50,7 +50,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 return 0
             days = settings.retention_days if args.days is None else args.days
             if days <= 0:
-                print("retention is off (RAILBIRD_RETENTION_DAYS=0); nothing redacted")
+                print("retention is off (0 days); nothing redacted")
                 return 0
             count = players.redact_expired(session, days=days, now=utc_now())
             print(f"redacted the evidence of {count} findings in cases closed more than {days} days ago")

@@ -102,7 +102,9 @@ def test_retention_redacts_closed_cases_only_after_the_period(client, engine: En
 
 
 def test_purge_expired_command_reads_the_setting(engine: Engine, capsys) -> None:
-    code, out = _cmd(engine, capsys, "purge-expired")
+    code, out = _cmd(engine, capsys, "purge-expired", "--days", "0")
     assert code == 0 and "retention is off" in out
+    code, out = _cmd(engine, capsys, "purge-expired")
+    assert code == 0 and "more than 365 days" in out, "RAILBIRD_RETENTION_DAYS defaults to a year"
     code, out = _cmd(engine, capsys, "purge-expired", "--days", "7")
     assert code == 0 and "0 findings" in out
