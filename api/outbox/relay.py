@@ -2,6 +2,11 @@
 
 At-least-once: a crash between the broker's ack and our update republishes the event, with the same
 CloudEvent id, so game servers de-duplicate on it. Failures back off exponentially and retry forever.
+
+Latency: the relay is woken when a transaction that enqueued events commits (a SQLAlchemy
+`after_commit` hook on the app's session factory), so an event leaves within one produce round trip
+of its sanction's commit instead of up to a polling interval later; `interval_s` remains as the
+fallback poll (events written by another process, e.g. a second API worker or a CLI command).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from kafka.errors import KafkaError
+from sqlalchemy import event
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -55,18 +61,36 @@ class Relay:
         self.sessions, self.producer_factory, self.topic = sessions, producer_factory, topic
         self.interval_s, self.batch, self.max_backoff_s, self.clock = interval_s, batch, max_backoff_s, clock
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._producer: Producer | None = None
         self.published = 0
 
     def start(self) -> None:
-        """Run in a daemon thread."""
+        """Run in a daemon thread, woken by every commit that enqueued events."""
+        event.listen(self.sessions, "after_commit", self._after_commit)
+        event.listen(self.sessions, "after_soft_rollback", self._after_rollback)
         self._thread = threading.Thread(target=self.run, name="outbox-relay", daemon=True)
         self._thread.start()
 
+    def wake(self) -> None:
+        """Publish now rather than at the next poll."""
+        self._wake.set()
+
+    def _after_commit(self, session: Session) -> None:
+        if session.info.pop(service.ENQUEUED, False):
+            self.wake()
+
+    def _after_rollback(self, session: Session, previous_transaction: object) -> None:
+        session.info.pop(service.ENQUEUED, None)
+
     def stop(self, timeout_s: float = 10.0) -> None:
         """Ask the loop to end, wait for it, close the producer."""
+        if event.contains(self.sessions, "after_commit", self._after_commit):
+            event.remove(self.sessions, "after_commit", self._after_commit)
+            event.remove(self.sessions, "after_soft_rollback", self._after_rollback)
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout_s)
         if self._producer is not None:
@@ -78,10 +102,12 @@ class Relay:
         backoff = self.interval_s
         while not self._stop.is_set():
             try:
+                # Cleared before reading: a commit during this batch wakes the next one at once.
+                self._wake.clear()
                 sent = self.run_once()
                 backoff = self.interval_s
                 if sent == 0:
-                    self._stop.wait(self.interval_s)
+                    self._wake.wait(self.interval_s)
             except (KafkaError, SQLAlchemyError, OSError) as exc:
                 log.warning("outbox relay: %s: %s; retrying in %.1fs", type(exc).__name__, exc, backoff)
                 self._drop_producer()

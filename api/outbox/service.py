@@ -33,9 +33,14 @@ def event_for(sanction: Sanction, *, event_kind: EventKind, now: datetime) -> En
     return EnforcementEvent.wrap(stable_id("enf", sanction.id, event_kind), data, time=now)
 
 
+ENQUEUED = "outbox_enqueued"
+"""`session.info` flag: this transaction added outbox rows (the relay is woken when it commits)."""
+
+
 def enqueue(session: Session, *, sanction: Sanction, event_kind: EventKind, now: datetime) -> str:
     """Add the event to the outbox unless it is already there; returns its id."""
     event = event_for(sanction, event_kind=event_kind, now=now)
+    session.info[ENQUEUED] = True
     insert_ignore(
         session,
         OutboxEvent,
