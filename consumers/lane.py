@@ -117,7 +117,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         started = time.monotonic()
         for topic, n in Counter(r.topic for r in records).items():
             self.metrics.events_in.labels(topic).inc(n)
-        handled = [self.processor.handle(r) for r in records]
+        handled = self.processor.handle_batch(records)
         routes = [route for h in handled for route in h.routes]
         # Routed records go out first and are awaited after the API write: both waits overlap.
         in_flight = self._start_sends(self._bundle(routes))

@@ -15,8 +15,9 @@ Two stages share one `Lane` loop:
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -63,6 +64,8 @@ class Processor(Protocol):
 
     def handle(self, record: RecordLike) -> Handled: ...
 
+    def handle_batch(self, records: Sequence[RecordLike]) -> list[Handled]: ...
+
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None: ...
 
     def on_assigned(
@@ -80,6 +83,47 @@ def decode_record(topic: str, record: RecordLike) -> Event | Handled:
         return Handled(record, dead=(exc.kind, str(exc)))
 
 
+class DecodeCache:
+    """Decoded events of one batch by (topic, bytes): the keyed stage receives an event once per
+    distinct state key (two or three times for chat), and validation is its largest runtime cost.
+    Events are frozen models, so sharing one instance between entries is safe."""
+
+    def __init__(self) -> None:
+        self._events: dict[tuple[str, bytes], Event | tuple[ErrorKind, str]] = {}
+
+    def decode(self, topic: str, record: RecordLike) -> Event | Handled:
+        """As `decode_record`, once per distinct (topic, value) in the batch."""
+        if record.value is None:
+            return decode_record(topic, record)
+        slot = (topic, record.value)
+        found = self._events.get(slot)
+        if found is None:
+            result = decode_record(topic, record)
+            if isinstance(result, Handled):
+                if result.dead is not None:
+                    self._events[slot] = result.dead
+                return result
+            found = self._events[slot] = result
+        if isinstance(found, tuple):
+            return Handled(record, dead=found)
+        return found
+
+
+def prefetch(detectors: Iterable[Detector], events: Sequence[Event]) -> None:
+    """Offer a batch's events to the detectors that batch work ahead (`prefetch`, e.g. one model
+    call for a whole poll instead of one per message); a failure there only loses the speed-up,
+    the per-event `process` still runs (and reports the error) as usual."""
+    if not events:
+        return
+    for detector in detectors:
+        hook = getattr(detector, "prefetch", None)
+        if hook is None:
+            continue
+        # `process` meets the same error and reports it per event.
+        with contextlib.suppress(Exception):
+            hook(events)
+
+
 def _all_failed(record: RecordLike, errors: list[DetectorError]) -> Handled:
     reason = "; ".join(f"{e.detector}: {e.error}" for e in errors)[:2000]
     return Handled(record, dead=("processing", f"every detector raised: {reason}"), errors=tuple(errors))
@@ -90,6 +134,7 @@ class InputProcessor:
 
     def __init__(self, *, detectors: Mapping[str, Detector], rules: RulesConfig, prefix: str = "railbird") -> None:
         self._prefix = prefix
+        self._detectors = dict(detectors)
         self._single = {name: Pipeline({name: d}, rules=rules) for name, d in detectors.items()}
         self._by_topic: dict[str, list[tuple[str, Detector]]] = {
             topic: [(n, d) for n, d in detectors.items() if topic in d.topics] for topic in INPUT_TOPICS
@@ -97,26 +142,52 @@ class InputProcessor:
 
     def handle(self, record: RecordLike) -> Handled:
         """Decode, run or route every detector of the record's topic."""
-        event = decode_record(record.topic, record)
-        if isinstance(event, Handled):
-            return event
+        return self.handle_batch([record])[0]
+
+    def handle_batch(self, records: Sequence[RecordLike]) -> list[Handled]:
+        """Decode a poll batch, ask every detector for its key, let each detector prefetch the events
+        it runs inline, then run or route record by record."""
+        cache = DecodeCache()
+        decoded = [cache.decode(r.topic, r) for r in records]
+        keyed = [d if isinstance(d, Handled) else (d, self._keys(r.topic, d)) for r, d in zip(records, decoded, strict=True)]
+        inline: dict[str, list[Event]] = {}
+        for item in keyed:
+            if isinstance(item, Handled):
+                continue
+            event, keys = item
+            for name, key in keys:
+                if key == event.event_id:
+                    inline.setdefault(name, []).append(event)
+        for name, events in inline.items():
+            prefetch([self._detectors[name]], events)
+        return [
+            item if isinstance(item, Handled) else self._handle(record, *item)
+            for record, item in zip(records, keyed, strict=True)
+        ]
+
+    def _keys(self, topic: str, event: Event) -> list[tuple[str, str | Exception]]:
+        out: list[tuple[str, str | Exception]] = []
+        for name, detector in self._by_topic.get(topic, []):
+            try:
+                out.append((name, detector.key(event)))
+            except Exception as exc:  # noqa: BLE001 - a detector bug is reported per record, never fatal
+                out.append((name, exc))
+        return out
+
+    def _handle(self, record: RecordLike, event: Event, keys: list[tuple[str, str | Exception]]) -> Handled:
         findings: list[Finding] = []
         by_key: dict[str, list[str]] = {}
         errors: list[DetectorError] = []
-        detectors = self._by_topic.get(record.topic, [])
-        for name, detector in detectors:
-            try:
-                key = detector.key(event)
-            except Exception as exc:  # noqa: BLE001 - a detector bug is reported per record, never fatal
-                errors.append(DetectorError(name, event.event_id, f"key(): {type(exc).__name__}: {exc}"))
-                continue
-            if key == event.event_id:
+        for name, key in keys:
+            if isinstance(key, Exception):
+                errors.append(DetectorError(name, event.event_id, f"key(): {type(key).__name__}: {key}"))
+            elif key == event.event_id:
                 outcome = self._single[name].process(record.topic, event)
                 findings.extend(outcome.findings)
                 errors.extend(outcome.errors)
             else:
                 by_key.setdefault(key, []).append(name)
-        if detectors and len(errors) == len(detectors):
+        if keys and len(errors) == len(keys):
             return _all_failed(record, errors)
         routes = tuple(_route(names, key, record, self._prefix) for key, names in by_key.items())
         return Handled(record, tuple(findings), routes, errors=tuple(errors))
@@ -155,6 +226,22 @@ class HistoryReader(Protocol):
     def read(self, tp: TopicPartition, *, lookback_s: float, until_offset: int) -> Iterable[RecordLike]: ...
 
 
+Parsed = tuple[str, list[str], Event] | Handled
+"""A re-keyed entry's source topic, detector names and event; or its dead-letter reason."""
+
+
+def _parse(record: RecordLike, cache: DecodeCache) -> Parsed:
+    source = header(record, SOURCE_TOPIC_HEADER)
+    names = (header(record, DETECTORS_HEADER) or "").split(",")
+    if source is None or not names[0]:
+        return Handled(record, dead=("invalid", "re-keyed record without its rb-topic/rb-detectors headers"))
+    return (source, names, event) if not isinstance(event := cache.decode(source, record), Handled) else event
+
+
+REPLAY_CHUNK = 500
+"""Entries replayed per `_apply_all` call: batches for `prefetch` without holding the whole lookback."""
+
+
 class SeenIds:
     """The last `capacity` event ids: drops the duplicates a stage-1 retry can re-produce."""
 
@@ -177,6 +264,7 @@ class PartitionState:
     """One partition's detector instances, its recent routes, and the next offset it expects."""
 
     pipelines: dict[str, Pipeline]
+    detectors: dict[str, Detector]
     seen: SeenIds
     next_offset: int = 0
 
@@ -203,20 +291,37 @@ class KeyedProcessor:
 
     def handle(self, record: RecordLike) -> Handled:
         """Run the listed detectors of the partition on the routed event, once per route."""
-        state = self._parts.get(record.partition)
-        if state is None:
-            state = self._parts[record.partition] = self._fresh()
-        state.next_offset = record.offset + 1
-        return self._apply(state, record)
+        return self.handle_batch([record])[0]
 
-    def _apply(self, state: PartitionState, record: RecordLike) -> Handled:
-        source = header(record, SOURCE_TOPIC_HEADER)
-        names = (header(record, DETECTORS_HEADER) or "").split(",")
-        if source is None or not names[0]:
-            return Handled(record, dead=("invalid", "re-keyed record without its rb-topic/rb-detectors headers"))
-        event = decode_record(source, record)
-        if isinstance(event, Handled):
-            return event
+    def handle_batch(self, records: Sequence[RecordLike]) -> list[Handled]:
+        """Decode a poll batch (each distinct event once), let every partition's detectors prefetch
+        their events, then apply record by record in order."""
+        items: list[tuple[PartitionState, RecordLike]] = []
+        for record in records:
+            state = self._parts.get(record.partition)
+            if state is None:
+                state = self._parts[record.partition] = self._fresh()
+            state.next_offset = record.offset + 1
+            items.append((state, record))
+        return self._apply_all(items)
+
+    def _apply_all(self, items: Sequence[tuple[PartitionState, RecordLike]]) -> list[Handled]:
+        cache = DecodeCache()
+        parsed = [(state, record, _parse(record, cache)) for state, record in items]
+        wanted: dict[tuple[int, str], tuple[Detector, list[Event]]] = {}
+        for state, _, p in parsed:
+            if isinstance(p, Handled):
+                continue
+            _, names, event = p
+            for name in names:
+                detector = state.detectors.get(name)
+                if detector is not None:
+                    wanted.setdefault((id(state), name), (detector, []))[1].append(event)
+        for detector, events in wanted.values():
+            prefetch([detector], events)
+        return [p if isinstance(p, Handled) else self._apply(state, record, *p) for state, record, p in parsed]
+
+    def _apply(self, state: PartitionState, record: RecordLike, source: str, names: list[str], event: Event) -> Handled:
         # One event reaches a partition once per distinct state key: dedupe on (key, event).
         if not state.seen.add(f"{record.key!r}/{event.event_id}"):
             return Handled(record)
@@ -252,17 +357,23 @@ class KeyedProcessor:
             self._parts[number] = self._rebuild(tp, start)
 
     def _fresh(self) -> PartitionState:
-        pipelines = {name: Pipeline({name: d}, rules=self._rules) for name, d in self._make().items()}
-        return PartitionState(pipelines, SeenIds(self._seen_capacity))
+        detectors = dict(self._make())
+        pipelines = {name: Pipeline({name: d}, rules=self._rules) for name, d in detectors.items()}
+        return PartitionState(pipelines, detectors, SeenIds(self._seen_capacity))
 
     def _rebuild(self, tp: TopicPartition, until: int | None) -> PartitionState:
         state = self._fresh()
         if until is None or until == 0 or self._history is None:
             return state  # never committed: the consumer starts at the beginning anyway
+        # The findings of replayed records were written before their offsets were committed.
+        chunk: list[tuple[PartitionState, RecordLike]] = []
         for record in self._history.read(tp, lookback_s=self._lookback_s, until_offset=until):
-            # The findings of replayed records were written before their offsets were committed.
-            for entry in expand([record]):
-                self._apply(state, entry)
-                self.replayed += 1
+            chunk.extend((state, entry) for entry in expand([record]))
+            if len(chunk) >= REPLAY_CHUNK:
+                self._apply_all(chunk)
+                self.replayed += len(chunk)
+                chunk = []
+        self._apply_all(chunk)
+        self.replayed += len(chunk)
         state.next_offset = until
         return state
