@@ -175,7 +175,7 @@ class ChatClassifier:
             spans.append(Span.model_construct(start=start, end=end, label=label))  # valid by construction
         bare = analysis.views.bare
         for rh in analysis.rule_hits:
-            scores[rh.category] = max(scores[rh.category], rh.score)
+            scores[rh.category] = max(scores.get(rh.category, 0.0), rh.score)  # rule-only categories too
             start, end = bare.origin(rh.start, rh.end)
             spans.append(Span.model_construct(start=start, end=end, label=rh.category))
         thresholds = self.model.thresholds
