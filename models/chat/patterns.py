@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from models.chat.conduct_patterns import CONDUCT_PATTERNS
+
 _YOU_EN = r"(?:you|u|ya|yo)"
 _CARDS_EN = r"(?:aces|kings|queens|jacks|tens|nines|rockets|cowboys|ladies|a[akqj]s?|k[kqj]s?|qq|jj|tt|\d\d|pocket \w+|the nuts|nuts|nut flush|a flush|flush|a straight|straight|a set|set|trips|two pair|top pair|full house|a boat|quads|nothing|air|a draw|the ace|an ace|a king)"
 _HE_EN = r"(?:he|she|they|villain|seat \d|this guy|that guy|\w+ (?:on|in) the (?:button|bb|sb|co))"
@@ -393,3 +395,4 @@ PATTERNS: Final[list[tuple[str, float, str]]] = [
         r"\b(?:продам|продаю|куплю|дешеві|дешевые)\s+(?:фішки|фишки|чипи|чипы|акаунти|аккаунты)\b|\b(?:промокод|бесплатные фишки|безкоштовні фішки|подпишись на|підпишись на)\b",
     ),
 ]
+PATTERNS.extend(CONDUCT_PATTERNS)  # defamation, disclosure, misleading, confidential, hate, ... (chat rule 1)

@@ -242,7 +242,9 @@ def _re2_set(patterns: list[str]) -> Any:
         import re2
     except ImportError:
         return None
-    regex_set = re2.Set.SearchSet(re2.Options())
+    options = re2.Options()
+    options.max_mem = 64 << 20  # the default 8 MiB budget is too small for every pattern in one set
+    regex_set = re2.Set.SearchSet(options)
     for pattern in patterns:
         if regex_set.Add(pattern) < 0:
             return None

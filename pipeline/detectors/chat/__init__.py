@@ -52,13 +52,13 @@ def build_chat_detectors(
     # Per-player offences (tapped into the ledger); shouting matches and harassment are keyed by
     # place, so they cannot share a player's ledger and do not count towards escalation.
     per_player: list[Detector] = [
-        BannedWordsDetector(lexicon=lexicon),
+        BannedWordsDetector(lexicon=lexicon, classifier=shared),
         FloodingDetector(limits=limits),
         ShoutingDetector(lexicon=lexicon),
         HandInPlayDetector(),
     ]
     if shared is not None:
-        per_player.insert(1, ClassifierDetector(shared))
+        per_player.insert(1, ClassifierDetector(shared, lexicon=lexicon))
     weights = TriageWeights(min_priority=rules.snapcam_min_priority)
     return [
         *(LedgerTap(d, ledger) for d in per_player),

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.evidence import make_finding, message_evidence
+from pipeline.detectors.chat.fusion import fuse
 from pipeline.detectors.chat.lexicon import ABUSE_TERMS, Lexicon, compile_lexicon
 from pipeline.findings import Finding
+from pipeline.text_model import TextClassifier
 
 DEFAULT_TERMS: dict[str, str] = ABUSE_TERMS
 """Kept under its old name: the terms this detector matches by default."""
@@ -21,9 +23,15 @@ DEFAULT_TERMS: dict[str, str] = ABUSE_TERMS
 
 @dataclass(frozen=True, slots=True)
 class BannedWordsDetector:
-    """Flags a chat message containing a banned term as a whole word."""
+    """Flags a chat message containing a banned term as a whole word.
+
+    The category is the message's fused one (`fusion.fuse`): with a classifier wired in, a line
+    whose banned word is an insult but which is hateful or threatening as a whole is reported
+    under that rule, the same one `chat.classifier` reports it under.
+    """
 
     lexicon: Lexicon = field(default_factory=compile_lexicon)
+    classifier: TextClassifier | None = None
     name: str = "chat.banned_words"
     topics: frozenset[str] = frozenset({CHAT})
 
@@ -38,17 +46,23 @@ class BannedWordsDetector:
         spans = self.lexicon.find(event.text)
         if not spans:
             return ()
-        labels = [s.label for s in spans]
-        category = max(sorted(set(labels)), key=labels.count)
+        verdict = self.classifier.classify([event.text])[0] if self.classifier is not None else None
+        fused = fuse(verdict, spans, hand_running=event.hand_id is not None)
+        if fused is None:
+            return ()
+        category = fused.category
+        # A banned word is certain; a category the model added keeps the model's score.
+        score = 1.0 if any(s.label == category for s in spans) else fused.score
         first = event.text[spans[0].start : spans[0].end]
+        spans = sorted({*spans, *(s for s in fused.spans if s.end <= len(event.text))}, key=lambda s: (s.start, s.end, s.label))
         return (
             make_finding(
                 detector=self.name,
                 category=category,
-                score=1.0,
+                score=score,
                 players=(event.player_id,),
                 ts=event.ts,
-                summary=f"banned term in {event.channel} chat: {first!r}",
+                summary=f"banned term in {event.channel} chat: {first!r} ({category})",
                 id_parts=(event.event_id,),
                 source_event_ids=(event.event_id,),
                 spans=spans,

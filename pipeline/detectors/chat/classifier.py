@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pipeline.categories import CATEGORIES
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.evidence import make_finding, message_evidence
+from pipeline.detectors.chat.fusion import Fused, fuse
+from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
 from pipeline.detectors.chat.state import BoundedMap
 from pipeline.findings import Finding
 from pipeline.text_model import TextClassifier, TextVerdict
@@ -28,9 +30,15 @@ NOT_WITHOUT_HAND = frozenset(c for c, (family, _) in CATEGORIES.items() if famil
 
 @dataclass(frozen=True, slots=True)
 class ClassifierDetector:
-    """One finding per message the classifier flags, categorised by its strongest chat category."""
+    """One finding per message the classifier flags, in the category `fusion.fuse` gives it.
+
+    The banned-word lexicon takes part in choosing the category (so this detector and
+    `chat.banned_words` never disagree on a message), but a category only the word list supports
+    is left to `chat.banned_words`.
+    """
 
     classifier: TextClassifier
+    lexicon: Lexicon = field(default_factory=compile_lexicon)
     name: str = "chat.classifier"
     topics: frozenset[str] = frozenset({CHAT})
 
@@ -61,14 +69,15 @@ class ClassifierDetector:
         verdicts = self.classifier.classify([m.text for m in messages])
         out: list[Finding] = []
         for message, verdict in zip(messages, verdicts, strict=True):
-            top = chat_category(verdict, among=None if message.hand_id else NOT_WITHOUT_HAND)
-            if top is None:
+            fused = fuse(verdict, self.lexicon.find(message.text), hand_running=message.hand_id is not None)
+            if fused is None or not fused.from_model:
                 continue
-            out.append(self._finding(message, verdict, *top))
+            out.append(self._finding(message, verdict, fused))
         return out
 
-    def _finding(self, message: ChatMessage, verdict: TextVerdict, category: str, score: float) -> Finding:
-        spans = tuple(s for s in verdict.spans if s.end <= len(message.text))
+    def _finding(self, message: ChatMessage, verdict: TextVerdict, fused: Fused) -> Finding:
+        spans = tuple(s for s in fused.spans if s.end <= len(message.text))
+        category, score = fused.category, fused.score
         return make_finding(
             detector=self.name,
             category=category,

@@ -19,7 +19,7 @@ ABUSE_TERMS: dict[str, str] = {
     # en
     "fuck you": "insult", "fuck off": "insult", "motherfucker": "insult", "cunt": "insult",
     "retard": "insult", "idiot": "insult", "moron": "insult", "asshole": "insult",
-    "bitch": "insult", "loser": "insult", "dickhead": "insult", "scumbag": "insult",
+    "bitch": "insult", "dickhead": "insult", "scumbag": "insult",
     "faggot": "hate", "nigger": "hate", "kill yourself": "threat", "kys": "threat",
     "i will find you": "threat", "gonna kill you": "threat", "go die": "threat",
     "suck my dick": "sexual", "send nudes": "sexual", "nigga": "hate", "heil hitler": "hate",
@@ -54,7 +54,7 @@ HOSTILE_TERMS: dict[str, str] = {
     "worst player": "harassment", "nobody likes you": "harassment", "leave the table": "harassment",
     "get out": "harassment", "go away": "harassment", "just quit": "harassment", "uninstall": "harassment",
     "follow you": "harassment", "you suck": "harassment", "trash player": "harassment", "shut up": "harassment",
-    "clown": "harassment", "donkey": "harassment", "stupid": "harassment", "pathetic": "harassment",
+    "clown": "harassment", "donkey": "harassment", "loser": "harassment", "stupid": "harassment", "pathetic": "harassment",
     "pemain terburuk": "harassment", "gak ada yang suka": "harassment", "pergi sana": "harassment",
     "pergi dari sini": "harassment", "berhenti aja": "harassment", "pecundang": "harassment",
     "sampah": "harassment", "badut": "harassment", "diam lu": "harassment", "bodoh": "harassment",

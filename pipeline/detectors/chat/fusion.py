@@ -1,0 +1,88 @@
+"""One category per chat message, from the classifier's verdict and the banned-word lexicon.
+
+`chat.classifier` and `chat.banned_words` look at the same message; they must name the same rule,
+or one of them reports a hateful line as a mere insult. `fuse` decides once, for both:
+
+- **Specific before generic.** `insult` is the catch-all of rule chat.3; when a message also shows
+  a specific offence (hate, threat, sexual, defamation, a leaked database, a fake announcement...)
+  the specific one is the rule it breaks. Among specific ones the strongest score wins.
+- **Advertising needs something advertised.** The statistical spam head was trained largely on
+  SMS spam, where "call" is a strong cue, so poker talk ("bátor call", "call nekat") can score
+  high. A spam verdict counts only with a rule span showing what is advertised: a link, a
+  messenger handle or number, or an offer pattern (selling chips, a discount, "join my group").
+- **A bare model insult needs to be sure.** Without any word-list or rule evidence, the toxic
+  head alone must reach `STAT_ONLY_INSULT`; mild put-downs ("clown", "loser") are the harassment
+  detector's business when aimed at someone, not banned words on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.categories import CATEGORIES
+from pipeline.findings import Span
+from pipeline.text_model import TextVerdict
+
+GENERIC = "insult"
+ADVERTISING_EVIDENCE = frozenset({"spam", "malicious_link", "personal_info"})
+"""Span labels that show what a message advertises (rule hits: offer patterns, links, contacts)."""
+WORD_EVIDENCE = frozenset({"insult", "hate", "threat", "sexual"})
+STAT_ONLY_INSULT = 0.9
+"""Toxic-head score an insult needs when no word list or pattern supports it."""
+LEXICON_SCORE = 0.95
+"""Rank of a banned-word hit among candidates: the list is short and unambiguous, but a pattern
+naming the act (0.9+) of another specific category is as strong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """The category a message breaks, its score, the spans supporting it, and where it came from."""
+
+    category: str
+    score: float
+    spans: tuple[Span, ...]
+    from_model: bool
+    """True when the classifier flagged this category itself (not only the word list)."""
+
+
+def _is_chat(category: str) -> bool:
+    known = CATEGORIES.get(category)
+    return known is not None and known[0] == "chat"
+
+
+def model_candidates(verdict: TextVerdict, *, has_words: bool, hand_running: bool) -> dict[str, float]:
+    """Categories the classifier flagged that survive the evidence rules above, with scores."""
+    labels = {s.label for s in verdict.spans}
+    out: dict[str, float] = {}
+    for category in verdict.flagged:
+        if not _is_chat(category) or (category == "hand_in_play" and not hand_running):
+            continue
+        score = verdict.scores.get(category, 0.0)
+        if category == "spam" and not labels & ADVERTISING_EVIDENCE:
+            continue
+        if category == GENERIC and score < STAT_ONLY_INSULT and not (has_words or labels & WORD_EVIDENCE):
+            continue
+        out[category] = score
+    return out
+
+
+def fuse(verdict: TextVerdict | None, words: Sequence[Span], *, hand_running: bool) -> Fused | None:
+    """The one category of a message (None when it breaks no chat rule)."""
+    model = model_candidates(verdict, has_words=bool(words), hand_running=hand_running) if verdict else {}
+    candidates = dict(model)
+    for span in words:
+        if _is_chat(span.label):
+            candidates[span.label] = max(candidates.get(span.label, 0.0), LEXICON_SCORE)
+    if not candidates:
+        return None
+    specific = {c: s for c, s in candidates.items() if c != GENERIC}
+    pool = specific or candidates
+    category = max(sorted(pool), key=lambda c: pool[c])
+    supporting = [s for s in words if s.label == category]
+    if verdict is not None:
+        supporting += [s for s in verdict.spans if s.label == category]
+    if not supporting:
+        supporting = list(words) + (list(verdict.spans) if verdict is not None else [])
+    spans = tuple(sorted(set(supporting), key=lambda s: (s.start, s.end, s.label)))
+    return Fused(category, pool[category], spans, category in model)
