@@ -77,6 +77,7 @@ class CashTable:
         t = self._returns(t)
         t = self._leaves(t)
         t = self._joins(t)
+        t = self._hunters_wait(t)
         t = self._breaks(t)
         dealt = self.seating.dealt()
         if len(dealt) < 2:
@@ -109,13 +110,33 @@ class CashTable:
                 seat.stack = self.buy_in
                 return False
             return True
-        if p.persona_name == "bumhunter" and (seat.hands >= 1 or now - seat.joined_at > 60.0):
-            others = [s.player for s in self.seating.seats.values() if s is not seat]
-            strong = [o for o in others if o.persona_name in STRONG]
-            fish = [o for o in others if o.persona_name == "recreational"]
-            # A bumhunter leaves when a competent player sits down, and when the weak ones have gone.
-            return bool(strong) or not fish
+        if p.persona_name == "bumhunter":
+            strong, fish = self._company(seat)
+            # A bumhunter leaves as soon as a competent player is seated (before playing a hand if one
+            # was already there: a seating attempt without play; at once if it is heads-up), and when
+            # the weak players have gone and waiting sat out brought none back.
+            if strong or (not fish and seat.waited):
+                return True
+            seat.waited = seat.watching = False
         return seat.hands >= seat.target_hands
+
+    def _company(self, seat: Seat) -> tuple[int, int]:
+        """Competent and weak players seated with this one (personas, as a bumhunter reads them)."""
+        others = [s.player.persona_name for s in self.seating.seats.values() if s is not seat]
+        return sum(o in STRONG for o in others), others.count("recreational")
+
+    def _hunters_wait(self, t: float) -> float:
+        """A bumhunter whose weak opponents have left sits out for a few minutes waiting for new ones."""
+        for seat in list(self.seating.seats.values()):
+            if seat.player.persona_name != "bumhunter" or seat.state != "seated" or seat.waited:
+                continue
+            strong, fish = self._company(seat)
+            if not strong and not fish:
+                seat.waited = True
+                seat.back_at = t + self.world.rng.uniform(90.0, 240.0)
+                self.seating.change(t, seat, "sit_out", "sitting_out")
+                t += 0.05
+        return t
 
     def _leaves(self, t: float) -> float:
         leaving = [s for s in self.seating.seats.values() if s.state == "seated" and self._wants_to_leave(s, t)]
@@ -141,6 +162,8 @@ class CashTable:
             seat = self.seating.join(t, player, self.buy_in if rng.random() < 0.7 else self.buy_in // 2)
             seat.target_hands = self._target_hands(player)
             if player.persona_name == "bumhunter":
+                # A bumhunter waits for the big blind and looks at who is there before playing.
+                seat.watching = self._company(seat)[0] > 0
                 hunt = self.hunts.setdefault(player.id, Hunt())
                 hunt.victims |= {s.player.id for s in self.seating.seats.values()
                                  if s.player.persona_name == "recreational"}

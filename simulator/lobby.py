@@ -47,14 +47,21 @@ class Lobby:
         return now + LOBBY_TICK_S
 
     def _bumhunters(self, now: float) -> None:
+        """Bumhunters scan the lobby constantly: mostly they sit where weak players play and nobody
+        competent does, but they also take a look at any table with a weak player (and leave at once
+        if a regular is there), which makes many seating attempts without play."""
         rng = self.world.rng
         weak: list[CashTable] | None = None
+        fishy: list[CashTable] | None = None
         for p in self.hunters:
-            if rng.random() > 0.3 or p.rest_until > now or len(p.tables) >= p.persona.max_tables:
+            if rng.random() > 0.5 or p.rest_until > now or len(p.tables) >= p.persona.max_tables:
                 continue
-            if weak is None:
-                weak = [t for t in self.tables if t.open_seats() > 0 and _weak(t)]
-            options = [t for t in weak if self._free(p, now, t)]
+            if weak is None or fishy is None:
+                open_tables = [t for t in self.tables if t.open_seats() > 0]
+                weak = [t for t in open_tables if _weak(t)]
+                fishy = [t for t in open_tables if _fish(t)]
+            pick = weak if weak and rng.random() < 0.6 else fishy
+            options = [t for t in pick if self._free(p, now, t)]
             if options:
                 options[rng.randrange(len(options))].pending.append(p)
 
@@ -87,6 +94,11 @@ class Lobby:
                 options = [t for t in self.tables if t.fmt == "regular" and t.open_seats() >= 2]
                 if options:
                     options[rng.randrange(len(options))].pending.append(p)
+
+
+def _fish(table: CashTable) -> bool:
+    """At least one recreational player seated (a bumhunter's reason to look at the table)."""
+    return any(s.player.persona_name == "recreational" for s in table.seating.seats.values())
 
 
 def _weak(table: CashTable) -> bool:

@@ -26,6 +26,10 @@ class Seat:
     back_at: float = 0.0
     removal_at: float | None = None
     join_event: str = ""
+    waited: bool = False
+    """A bumhunter who sat out to wait for a weak player (and leaves if none comes)."""
+    watching: bool = False
+    """Joined but waiting for the big blind (rule 9), so not dealt in yet: a bumhunter looking."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +60,7 @@ class Seating:
 
     def dealt(self) -> list[Seat]:
         """Seats dealt into the next cash hand (present and not sitting out)."""
-        return [s for s in self.seats.values() if s.state == "seated"]
+        return [s for s in self.seats.values() if s.state == "seated" and not s.watching]
 
     def event(self, t: float, seat: Seat, action: str) -> SeatActivity:
         """Emit one seat event for a seat that is (still) at the table."""

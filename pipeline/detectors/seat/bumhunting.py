@@ -52,6 +52,8 @@ class _Seat:
     heads_up_strong: bool = False
     episode: dict[bool, float] = field(default_factory=dict)
     """Start of the latest exposure episode per class (True = strong arrivals)."""
+    company: tuple[float, bool] | None = None
+    """Known opponents at the join: their mean skill, and whether one of them was strong."""
 
 
 @dataclass(slots=True)
@@ -69,6 +71,10 @@ class _Behaviour:
     sat_out_s: float = 0.0
     hu_strong: int = 0
     hu_strong_left: int = 0
+    looks_strong: int = 0
+    unplayed_strong: int = 0
+    looks_other: int = 0
+    unplayed_other: int = 0
     victims: Counter[str] = field(default_factory=Counter)
     sessions: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
     last_seen: float = 0.0
@@ -95,6 +101,9 @@ class BumhuntingDetector:
     _pop_exp_other: int = 0
     _pop_flights_other: int = 0
     _tested_flight: int = 0
+    _tested_look: int = 0
+    _pop_looks_other: int = 0
+    _pop_unplayed_other: int = 0
     _tested_join: int = 0
     _events: int = 0
 
@@ -183,14 +192,7 @@ class BumhuntingDetector:
                 seat.arrivals.append((ts, strong, pid))
                 # Exposure episodes: arrivals of one class less than a window apart are one episode,
                 # the same rule for both classes, so neither rate is inflated by bursts.
-                if ts - seat.episode.get(strong, -math.inf) > cfg.flight_window:
-                    seat.episode[strong] = ts
-                    if strong:
-                        ob.exp_strong += 1
-                        self._tested_flight += ob.exp_strong == cfg.min_exposures
-                    else:
-                        ob.exp_other += 1
-                        self._pop_exp_other += 1
+                self._expose(ob, seat, ts, strong)
             if strong and len(roster) == 1:
                 seat.heads_up_strong = True
                 ob.hu_strong += 1
@@ -201,19 +203,42 @@ class BumhuntingDetector:
                     b.victims[other] += 1
         if len(b.victims) > 256:
             b.victims = Counter(dict(b.victims.most_common(64)))
+        seat = _Seat(join_ts=ts)
+        roster[pid] = seat
         if known:
-            mean = sum(known) / len(known)
-            b.joins += 1
-            self._tested_join += b.joins == cfg.min_joins
-            b.join_skill += mean
-            if max(known) >= cfg.strong_z:
-                b.joins_with_strong += 1
-                self._join_with_strong += 1
-            self._join_n += 1
-            delta = mean - self._join_mean
-            self._join_mean += delta / self._join_n
-            self._join_m2 += delta * (mean - self._join_mean)
-        roster[pid] = _Seat(join_ts=ts)
+            seat.company = (sum(known) / len(known), max(known) >= cfg.strong_z)
+            if seat.company[1]:
+                b.looks_strong += 1
+                self._tested_look += b.looks_strong == 1
+            else:
+                b.looks_other += 1
+                self._pop_looks_other += 1
+
+    def _stay(self, b: _Behaviour, mean: float, strong: bool) -> None:
+        """A stint that outlasted the flight window: where the player chose to stay and play."""
+        b.joins += 1
+        self._tested_join += b.joins == 1
+        b.join_skill += mean
+        if strong:
+            b.joins_with_strong += 1
+            self._join_with_strong += 1
+        self._join_n += 1
+        delta = mean - self._join_mean
+        self._join_mean += delta / self._join_n
+        self._join_m2 += delta * (mean - self._join_mean)
+
+    def _expose(self, b: _Behaviour, seat: _Seat, ts: float, strong: bool) -> None:
+        if ts - seat.episode.get(strong, -math.inf) <= self.config.flight_window:
+            return
+        seat.episode[strong] = ts
+        if strong:
+            b.exp_strong += 1
+            # Bonferroni over every player who could be tested at all (one exposure), not only those
+            # past the minimum so far: counting the latter under-corrects early in the stream.
+            self._tested_flight += b.exp_strong == 1
+        else:
+            b.exp_other += 1
+            self._pop_exp_other += 1
 
     def _leave(self, ts: float, ev: SeatActivity, roster: dict[str, _Seat], me: _Seat) -> list[Finding]:
         cfg = self.config
@@ -226,6 +251,15 @@ class BumhuntingDetector:
             me.sat_out += ts - me.sitting_since
         b.stints += 1
         b.zero_hand_stints += ev.hands_played_at_table == 0
+        if me.company is not None and ts - me.join_ts >= cfg.flight_window:
+            self._stay(b, *me.company)
+        if me.company is not None and ev.hands_played_at_table == 0:
+            # A seating attempt without play: sat down, looked at who was there, left unplayed.
+            if me.company[1]:
+                b.unplayed_strong += 1
+            else:
+                b.unplayed_other += 1
+                self._pop_unplayed_other += 1
         b.seated_s += ts - me.join_ts
         b.sat_out_s += me.sat_out
         # A leave ends at most one episode per class (episodes of a class are a window apart).
@@ -257,14 +291,29 @@ class BumhuntingDetector:
 
     def _evaluate(self, ts: float, ev: SeatActivity, b: _Behaviour) -> list[Finding]:
         cfg = self.config
-        flight = self._flight_test(b)
-        join = self._join_test(b)
-        avoid = self._avoid_test(b)
-        # Three statistics per player: Bonferroni over them as well.
-        if min(flight["p_adjusted"], join["p_adjusted"], avoid["p_adjusted"]) > cfg.alpha / 3:
+        tests = {
+            "flight": self._flight_test(b),
+            "unplayed": self._look_test(b),
+            "selection": self._join_test(b),
+            "avoidance": self._avoid_test(b),
+        }
+        # Four statistics per player: Bonferroni over them as well.
+        if min(float(t["p_adjusted"]) for t in tests.values()) > cfg.alpha / len(tests):
             return []
         b.flagged = True
-        return [self._finding(ts, ev, b, flight, join, avoid)]
+        return [self._finding(ts, ev, b, tests)]
+
+    def _look_test(self, b: _Behaviour) -> dict[str, Any]:
+        return flight_test(
+            flights=b.unplayed_strong,
+            exposures=b.looks_strong,
+            other_flights=b.unplayed_other,
+            other_exposures=b.looks_other,
+            pop_rate=self._pop_unplayed_other / max(self._pop_looks_other, 1),
+            n_tests=self._tested_look,
+            cfg=self.config,
+            name="unplayed_leave_with_strong_seated",
+        )
 
     def _flight_test(self, b: _Behaviour) -> dict[str, Any]:
         return flight_test(
@@ -304,23 +353,22 @@ class BumhuntingDetector:
         ts: float,
         ev: SeatActivity,
         b: _Behaviour,
-        flight: dict[str, Any],
-        join: dict[str, Any],
-        avoid: dict[str, Any],
+        tests: dict[str, dict[str, Any]],
     ) -> Finding:
         cfg = self.config
         pid = ev.player_id
-        main = min((flight, join, avoid), key=lambda t: float(t["p_adjusted"]))
+        main = min(tests.values(), key=lambda t: float(t["p_adjusted"]))
         best = float(main["p_adjusted"])
+        # Weak players met again and again; a hunter flagged early has met few twice, so then everyone
+        # weak they sat down with is listed (each may ask for a nickname reset).
         victims = [v for v, c in b.victims.most_common(10) if c >= cfg.victim_min]
+        victims = victims or [v for v, _ in b.victims.most_common(10)]
         sessions = list(b.sessions)
         start = min(s["join"] for s in sessions)
         fid = stable_id("fnd", self.name, pid, ev.event_id)
         statistic = {
             **main,
-            "flight": flight if flight.get("name") else None,
-            "selection": join if join.get("name") else None,
-            "avoidance": avoid if avoid.get("name") else None,
+            **{k: (v if v.get("name") else None) for k, v in tests.items()},
         }
         return Finding(
             finding_id=fid,
@@ -335,7 +383,9 @@ class BumhuntingDetector:
             window_end=ev.ts,
             summary=(
                 f"{pid} left within {cfg.flight_window:.0f}s after {b.flights_strong}/{b.exp_strong} strong "
-                f"arrivals (vs {b.flights_other}/{b.exp_other} others); {len(victims)} repeated weak opponents"
+                f"arrivals (vs {b.flights_other}/{b.exp_other} others), left unplayed {b.unplayed_strong}/"
+                f"{b.looks_strong} tables with a strong player seated (vs {b.unplayed_other}/{b.looks_other}); "
+                f"{len(victims)} repeated weak opponents"
             ),
             source_event_ids=(ev.event_id,),
             evidence={
@@ -356,6 +406,10 @@ class BumhuntingDetector:
                 "behaviour": {
                     "stints": b.stints,
                     "joins_without_play": b.zero_hand_stints,
+                    "joins_with_strong_seated": b.looks_strong,
+                    "left_unplayed_with_strong_seated": b.unplayed_strong,
+                    "joins_without_strong": b.looks_other,
+                    "left_unplayed_without_strong": b.unplayed_other,
                     "sat_out_share": round(b.sat_out_s / b.seated_s, 4) if b.seated_s else 0.0,
                     "heads_up_vs_strong": b.hu_strong,
                     "heads_up_vs_strong_left": b.hu_strong_left,
@@ -370,7 +424,10 @@ class BumhuntingDetector:
         for pid in [p for p, b in self._players.items() if b.last_seen < horizon and p not in seated]:
             b = self._players.pop(pid)
             self._pop_exp_other -= b.exp_other
+            self._pop_looks_other -= b.looks_other
+            self._pop_unplayed_other -= b.unplayed_other
+            self._tested_look -= b.looks_strong >= 1
             self._pop_flights_other -= b.flights_other
-            self._tested_flight -= b.exp_strong >= self.config.min_exposures
-            self._tested_join -= b.joins >= self.config.min_joins
+            self._tested_flight -= b.exp_strong >= 1
+            self._tested_join -= b.joins >= 1
         self.skills.expire(now)

@@ -47,8 +47,10 @@ def flight_test(
     pop_rate: float,
     n_tests: int,
     cfg: BumhuntConfig,
+    name: str = "flight_after_strong_arrival",
 ) -> dict[str, Any]:
-    """Flights after strong arrivals against the player's own shrunk rate after other arrivals."""
+    """Flights after strong arrivals against the player's own shrunk rate after other arrivals (and
+    the same test for leaving unplayed after joining a table with a strong player seated)."""
     k, n = flights, exposures
     if n < cfg.min_exposures or k < cfg.min_flights or k < cfg.min_flight_rate * n:
         return {"p_adjusted": 1.0}
@@ -56,7 +58,7 @@ def flight_test(
     p0 = min(max(p0, 1e-3), 0.999)
     p_value = float(binom.sf(k - 1, n, p0))
     return {
-        "name": "flight_after_strong_arrival",
+        "name": name,
         "value": round(k / n, 4),
         "flights": k,
         "exposures": n,
