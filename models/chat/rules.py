@@ -282,15 +282,61 @@ class RuleSet:
         return found
 
     def find(self, text: str, *, prefilter: bool = True) -> list[RuleHit]:
-        """Every rule hit in a bare-view text."""
+        """Every rule hit in a bare-view text, also where leetspeak or spaced-out letters hid it."""
+        hits = self._patterns_in(text, prefilter)
+        hits.extend(find_links(text))
+        hits.extend(find_contacts(text))
+        undone = undo_disguise(text)
+        if undone is not None:
+            # The bare view keeps digits and spacing (card ranks, "3bet", amounts): the patterns
+            # run again on the undisguised text, and its hits are mapped back onto the bare view.
+            plain, where = undone
+            seen = {(h.category, h.start, h.end) for h in hits}
+            for h in self._patterns_in(plain, prefilter):
+                start, end = where[h.start], where[h.end - 1] + 1
+                if h.end > h.start and (h.category, start, end) not in seen:
+                    hits.append(RuleHit(h.category, h.score, start, end, h.reason))
+        return hits
+
+    def _patterns_in(self, text: str, prefilter: bool) -> list[RuleHit]:
         hits: list[RuleHit] = []
         indices = self.active(text) if prefilter else range(len(self._patterns))
         for k in sorted(indices):
             category, score, regex = self._patterns[k]
             hits.extend(RuleHit(category, score, m.start(), m.end(), category) for m in regex.finditer(text))
-        hits.extend(find_links(text))
-        hits.extend(find_contacts(text))
         return hits
+
+
+_LEET_CHAR = re.compile(r"[013457@$|!]")
+_LEET_MAP = str.maketrans("013457@$|!", "oieastasli")
+_LEET_IN_WORD = re.compile(
+    r"(?<=[^\W\d_])[013457@$|!]+(?=[^\W\d_])|(?<=[^\W\d_])[013457@$]+\b|\b[013457@$](?=[^\W\d_]{2})(?!bet)"
+)
+_WIDE_SPACE = re.compile(r"\s{2,}")
+_SPACED_OUT = re.compile(r"(?<![^\W_])(?:[^\W\d_][ .\-_*+]){2,}[^\W\d_](?![^\W_])")
+
+
+def undo_disguise(text: str) -> tuple[str, list[int]] | None:
+    """Leetspeak inside words undone ("s3nd" -> "send", 1:1) and spaced-out letters joined
+    ("k y s" -> "kys"), with each character's offset in `text`; None when there is neither."""
+    # The cheap character test first: most lines have no digit or symbol at all.
+    leet = _LEET_CHAR.search(text) is not None and _LEET_IN_WORD.search(text) is not None
+    spaced = _SPACED_OUT.search(text) is not None
+    if not (leet or spaced):
+        return None
+    if leet:
+        text = _LEET_IN_WORD.sub(lambda m: m.group(0).translate(_LEET_MAP), text)
+    if not spaced:
+        return text, list(range(len(text)))
+    keep = [True] * len(text)
+    for m in _SPACED_OUT.finditer(text):
+        for i in range(m.start() + 1, m.end(), 2):
+            keep[i] = False
+    for m in _WIDE_SPACE.finditer(text):  # "s e n d  n u d e s": words were two spaces apart
+        for i in range(m.start() + 1, m.end()):
+            keep[i] = False
+    where = [i for i, k in enumerate(keep) if k]
+    return "".join(text[i] for i in where), where
 
 
 def _bare_pattern(pattern: str) -> str:
