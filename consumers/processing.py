@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from kafka import TopicPartition
@@ -263,10 +263,11 @@ class SeenIds:
 class PartitionState:
     """One partition's detector instances, its recent routes, and the next offset it expects."""
 
-    pipelines: dict[str, Pipeline]
     detectors: dict[str, Detector]
     seen: SeenIds
     next_offset: int = 0
+    routes: dict[tuple[str, ...], tuple[Pipeline, int, tuple[str, ...]]] = field(default_factory=dict)
+    """Pipelines by detector list (see `KeyedProcessor._pipeline_for`)."""
 
 
 class KeyedProcessor:
@@ -325,19 +326,26 @@ class KeyedProcessor:
         # One event reaches a partition once per distinct state key: dedupe on (key, event).
         if not state.seen.add(f"{record.key!r}/{event.event_id}"):
             return Handled(record)
-        findings: list[Finding] = []
-        errors: list[DetectorError] = []
-        # A detector this process does not run (switched off, or a rolling deploy where stage 1 is
-        # newer) is skipped and counted, not dead-lettered: the event is fine.
-        known = [n for n in names if n in state.pipelines]
-        for name in known:
-            outcome = state.pipelines[name].process(source, event)
-            findings.extend(outcome.findings)
-            errors.extend(outcome.errors)
-        if known and len(errors) == len(known):
-            return _all_failed(record, errors)
-        skipped = tuple(n for n in names if n not in state.pipelines)
-        return Handled(record, tuple(findings), errors=tuple(errors), skipped=skipped)
+        pipeline, known, skipped = self._pipeline_for(state, names)
+        outcome = pipeline.process(source, event)
+        if known and len(outcome.errors) == known:
+            return _all_failed(record, list(outcome.errors))
+        return Handled(record, outcome.findings, errors=outcome.errors, skipped=skipped)
+
+    def _pipeline_for(self, state: PartitionState, names: list[str]) -> tuple[Pipeline, int, tuple[str, ...]]:
+        """One pipeline per distinct detector list (a route names the same few lists over and over),
+        over the partition's instances, in the route's order (the repeat-offender ledger runs after
+        the detectors it counts); how many of the names it runs and the ones it skips.
+
+        A detector this process does not run (switched off, or a rolling deploy where stage 1 is
+        newer) is skipped and counted, not dead-lettered: the event is fine."""
+        key = tuple(names)
+        found = state.routes.get(key)
+        if found is None:
+            known = {n: state.detectors[n] for n in names if n in state.detectors}
+            skipped = tuple(n for n in names if n not in state.detectors)
+            found = state.routes[key] = (Pipeline(known, rules=self._rules), len(known), skipped)
+        return found
 
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
         """Keep the states: if the same partitions come back untouched, no replay is needed."""
@@ -357,9 +365,7 @@ class KeyedProcessor:
             self._parts[number] = self._rebuild(tp, start)
 
     def _fresh(self) -> PartitionState:
-        detectors = dict(self._make())
-        pipelines = {name: Pipeline({name: d}, rules=self._rules) for name, d in detectors.items()}
-        return PartitionState(pipelines, detectors, SeenIds(self._seen_capacity))
+        return PartitionState(dict(self._make()), SeenIds(self._seen_capacity))
 
     def _rebuild(self, tp: TopicPartition, until: int | None) -> PartitionState:
         state = self._fresh()
