@@ -1,0 +1,108 @@
+"""Feature pipeline of the recipe check (NOT the shipped model's: see `features.py` for that).
+
+The recipe check asks how well a strong classical recipe does on each public set's own split, so it
+uses exact (unhashed) TF-IDF vocabularies fitted on the training split: character n-grams inside
+word boundaries (robust to spelling variants and leetspeak) beside word n-grams (phrases such as
+"all niggers" or "kill yourself" that single tokens miss).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+TextPrep = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureSpec:
+    """Which n-grams to extract; `min_df` drops n-grams seen in fewer training texts."""
+
+    char_range: tuple[int, int] = (1, 5)
+    word_range: tuple[int, int] = (1, 3)
+    char_min_df: int = 2
+    word_min_df: int = 1
+
+
+class TextFeatures:
+    """char_wb + word TF-IDF (sublinear tf), vocabularies and IDF fitted on the training texts only."""
+
+    def __init__(self, spec: FeatureSpec | None = None, *, prep: TextPrep | None = None) -> None:
+        self.spec = spec or FeatureSpec()
+        self.prep = prep
+        self._char = TfidfVectorizer(
+            analyzer="char_wb",
+            ngram_range=self.spec.char_range,
+            min_df=self.spec.char_min_df,
+            sublinear_tf=True,
+            dtype=np.float32,
+        )
+        # Single-character tokens kept: Vietnamese and chat shorthand ("m", "t", "u") carry meaning.
+        self._word = TfidfVectorizer(
+            analyzer="word",
+            ngram_range=self.spec.word_range,
+            min_df=self.spec.word_min_df,
+            token_pattern=r"(?u)\b\w+\b",
+            sublinear_tf=True,
+            dtype=np.float32,
+        )
+
+    def _texts(self, texts: Sequence[str]) -> list[str]:
+        return [self.prep(t) for t in texts] if self.prep else list(texts)
+
+    def fit_transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+        """Fit vocabularies and IDF on `texts` (the training split) and return their matrix."""
+        prepared = self._texts(texts)
+        return sp.hstack(
+            [self._char.fit_transform(prepared), self._word.fit_transform(prepared)], format="csr"
+        )
+
+    def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+        """Matrix of held-out texts in the fitted vocabulary (unseen n-grams are dropped)."""
+        prepared = self._texts(texts)
+        return sp.hstack([self._char.transform(prepared), self._word.transform(prepared)], format="csr")
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_ESCAPED_BYTE = re.compile(r"\\x[0-9a-fA-F]{2}")
+
+
+class SlangNormalizer:
+    """Maps slang/typo tokens to their standard form (Ibrohim's `new_kamusalay.csv`: "jgn" ->
+    "jangan") and appends the normalised text to the raw one, so spelling-specific cues survive
+    while variants of one word share features."""
+
+    def __init__(self, mapping: dict[str, str]) -> None:
+        self.mapping = mapping
+
+    @classmethod
+    def from_csv(cls, path: Path, *, encoding: str = "latin-1") -> SlangNormalizer:
+        """Two-column CSV without header: slang form, standard form. Malformed rows are skipped."""
+        mapping: dict[str, str] = {}
+        with path.open(encoding=encoding, newline="") as fh:
+            for row in csv.reader(fh):
+                if len(row) >= 2 and row[0].strip() and row[1].strip():
+                    mapping[row[0].strip().lower()] = row[1].strip().lower()
+        return cls(mapping)
+
+    def __call__(self, text: str) -> str:
+        # The Ibrohim tweets keep emoji as literal "\xf0\x9f..." escapes: noise for word n-grams.
+        lowered = _ESCAPED_BYTE.sub(" ", text.lower())
+        normalised = " ".join(self.mapping.get(tok, tok) for tok in _TOKEN.findall(lowered))
+        return f"{normalised} || {text}"
+
+
+def nb_ratios(x: sp.csr_matrix, y: np.ndarray, *, alpha: float = 1.0) -> np.ndarray:
+    """Naive-Bayes log-count ratios per column (Wang & Manning 2012): how much more often a feature
+    occurs in positive than in negative texts, smoothed by `alpha`."""
+    pos = np.asarray(x[y == 1].sum(axis=0)).ravel() + alpha
+    neg = np.asarray(x[y != 1].sum(axis=0)).ravel() + alpha
+    ratios: np.ndarray = np.log((pos / pos.sum()) / (neg / neg.sum())).astype(np.float32)
+    return ratios

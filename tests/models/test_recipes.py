@@ -1,0 +1,152 @@
+"""Recipe-check machinery on small synthetic data: it must learn a planted signal, stay at chance
+on shuffled labels, tune decision offsets on training data only, and run end to end from files."""
+
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import f1_score, roc_auc_score
+
+from models.chat.recipe_features import SlangNormalizer, TextFeatures
+from models.chat.recipe_models import (
+    NBLogistic,
+    OneVsRestNB,
+    binary_scores,
+    macro_f1,
+    multiclass_recipe,
+    tune_offsets,
+)
+from models.chat.recipes import run_recipes
+
+NEUTRAL = [f"w{a}{b}" for a in "bcdfgklmnp" for b in "aeiou"]
+MARKERS = {1: ["zorbex", "quilmo", "frandle"], 2: ["vashkir", "plomtu", "gredno"]}
+
+
+def synthetic(n: int, *, seed: int, classes: tuple[int, ...] = (0, 1)) -> tuple[list[str], np.ndarray]:
+    """Texts of neutral words; a class > 0 usually (85 %) carries one of its marker words, and
+    5 % of all texts carry a random marker as noise, so the task is learnable but not trivial."""
+    rng = random.Random(seed)
+    texts, labels = [], []
+    for _ in range(n):
+        y = rng.choice(classes)
+        words = rng.choices(NEUTRAL, k=rng.randint(4, 9))
+        if y > 0 and rng.random() < 0.85:
+            words.insert(rng.randrange(len(words) + 1), rng.choice(MARKERS[y]))
+        if rng.random() < 0.05:
+            words.append(rng.choice(MARKERS[rng.choice([1, 2])]))
+        texts.append(" ".join(words))
+        labels.append(y)
+    return texts, np.array(labels, dtype=np.int64)
+
+
+def test_binary_recipe_learns_planted_signal() -> None:
+    train_x, train_y = synthetic(600, seed=1)
+    test_x, test_y = synthetic(300, seed=2)
+    scores = binary_scores(train_x, train_y, test_x, make_features=TextFeatures, c=4.0, seed=0)
+    assert roc_auc_score(test_y, scores) > 0.85
+
+
+def test_binary_recipe_stays_near_chance_on_shuffled_labels() -> None:
+    train_x, train_y = synthetic(600, seed=1)
+    test_x, test_y = synthetic(300, seed=2)
+    shuffled = np.random.default_rng(0).permutation(train_y)
+    scores = binary_scores(train_x, shuffled, test_x, make_features=TextFeatures, c=4.0, seed=0)
+    assert abs(roc_auc_score(test_y, scores) - 0.5) < 0.12
+
+
+def test_binary_recipe_is_reproducible() -> None:
+    train_x, train_y = synthetic(300, seed=3)
+    test_x, _ = synthetic(100, seed=4)
+    runs = [binary_scores(train_x, train_y, test_x, make_features=TextFeatures, c=4.0, seed=7) for _ in "ab"]
+    np.testing.assert_allclose(runs[0], runs[1])
+
+
+def test_multiclass_recipe_beats_majority_and_tunes_on_train_only() -> None:
+    train_x, train_y = synthetic(900, seed=5, classes=(0, 0, 0, 1, 2))
+    test_x, test_y = synthetic(400, seed=6, classes=(0, 0, 0, 1, 2))
+    result = multiclass_recipe(
+        train_x,
+        train_y,
+        test_x,
+        test_y,
+        make_features=TextFeatures,
+        objective=macro_f1,
+        c=4.0,
+        seed=0,
+        folds=3,
+    )
+    majority = np.zeros_like(test_y)
+    assert macro_f1(result.y_true, result.y_pred) > macro_f1(test_y, majority) + 0.3
+    assert set(np.unique(result.y_pred)) == {0, 1, 2}
+    # The recorded objective comes from out-of-fold TRAIN scores, not from the test split.
+    assert 0.0 < result.oof_objective <= 1.0
+    assert result.offsets[0] == 0.0
+
+
+def test_tune_offsets_recovers_a_rare_class_the_argmax_ignores() -> None:
+    rng = np.random.default_rng(0)
+    y = np.array([0] * 180 + [1] * 20, dtype=np.int64)
+    # Class 1 is separable, but its scores sit 1.5 below where argmax would pick it.
+    scores = np.column_stack([np.zeros(200), np.where(y == 1, -0.5, -2.5) + rng.normal(0, 0.2, 200)])
+    classes = np.array([0, 1], dtype=np.int64)
+    before = macro_f1(y, classes[np.argmax(scores, axis=1)])
+    offsets = tune_offsets(scores, y, classes, macro_f1)
+    after = macro_f1(y, classes[np.argmax(scores + offsets, axis=1)])
+    assert after > before + 0.3
+    assert f1_score(y == 1, np.argmax(scores + offsets, axis=1) == 1) > 0.9
+
+
+def test_tune_offsets_leaves_an_already_good_decision_alone() -> None:
+    y = np.array([0, 1, 2] * 30, dtype=np.int64)
+    scores = np.eye(3)[y] * 3.0
+    offsets = tune_offsets(scores, y, np.arange(3, dtype=np.int64), macro_f1)
+    np.testing.assert_array_equal(offsets, np.zeros(3))
+
+
+def test_classifiers_reject_degenerate_labels_and_use_before_fit() -> None:
+    x = TextFeatures().fit_transform(["a b", "c d", "e f"])
+    with pytest.raises(ValueError, match="both classes"):
+        NBLogistic(c=1.0, seed=0).fit(x, np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="two classes"):
+        OneVsRestNB(c=1.0, seed=0).fit(x, np.ones(3, dtype=np.int64))
+    with pytest.raises(RuntimeError, match="before fit"):
+        NBLogistic(c=1.0, seed=0).decision_function(x)
+
+
+def test_slang_normalizer_maps_tokens_and_keeps_raw_text(tmp_path: Path) -> None:
+    path = tmp_path / "kamus.csv"
+    path.write_text("jgn,jangan\ngk,tidak\nbroken-row\n", encoding="latin-1")
+    norm = SlangNormalizer.from_csv(path)
+    assert norm("Jgn gitu \\xf0\\x9f ya") == "jangan gitu ya || Jgn gitu \\xf0\\x9f ya"
+    assert norm("rumah") == "rumah || rumah"
+
+
+def _write_vihos(root: Path) -> None:
+    folder = root / "vihos"
+    folder.mkdir(parents=True)
+    names = {1: "Span_Extraction_based_version_train.csv", 2: "Span_Extraction_based_version_dev.csv"}
+    names[3] = "Test_data_test.csv"
+    for seed, name in names.items():
+        texts, labels = synthetic(400 if seed == 1 else 150, seed=10 + seed)
+        with (folder / name).open("w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["", "content", "index_spans"])
+            for i, (text, y) in enumerate(zip(texts, labels, strict=True)):
+                writer.writerow([i, text, "[0, 1]" if y else "[]"])
+
+
+def test_run_recipes_end_to_end_from_files(tmp_path: Path) -> None:
+    _write_vihos(tmp_path)
+    out = run_recipes(tmp_path, seed=0, only=["vihos"])
+    assert out["vihos_roc_auc"]["value"] > 0.85
+    assert out["vihos_roc_auc"]["target"] == 0.96
+    assert set(out["cpu_seconds"]) == {"vihos"}
+
+
+def test_run_recipes_rejects_unknown_recipe(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown recipe"):
+        run_recipes(tmp_path, only=["nope"])
