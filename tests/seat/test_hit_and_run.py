@@ -209,3 +209,55 @@ def test_state_is_bounded_by_the_window() -> None:
             det.process(ev)
     # Only refusals in the last 12 hours survive the periodic sweep.
     assert det.state_size <= 12 * 60 + 1 + 4096 // 2
+
+
+def _effective(found: list[Finding]) -> dict[str, tuple[int, timedelta]]:
+    """The last word per refusal (leave event): its rung and block length."""
+    out: dict[str, tuple[int, timedelta]] = {}
+    for f in found:
+        block = (f.actions[0].expires_at - f.actions[0].starts_at) if f.actions else timedelta(0)
+        out[f.source_event_ids[1]] = (f.evidence["refusal"]["count_in_window"], block)
+    return out
+
+
+def _cross_table_backlog(rng_seed: int) -> tuple[list[Any], list[Any]]:
+    """Six refusals of one player at one level, at three tables; each table's events stay in order
+    (one producer partition per table) but the tables' streams interleave at random (a backlog)."""
+    import random
+
+    rng = random.Random(rng_seed)
+    stints = [stint(i * 400.0, 3, table=f"t{i % 3}") for i in range(6)]
+    in_order = sorted((ev for s in stints for ev in s), key=lambda e: e.ts)
+    queues = {t: [ev for ev in in_order if ev.table_id == t] for t in ("t0", "t1", "t2")}
+    shuffled: list[Any] = []
+    while any(queues.values()):
+        table = rng.choice([t for t, q in queues.items() if q])
+        shuffled.append(queues[table].pop(0))
+    return in_order, shuffled
+
+
+@pytest.mark.parametrize("rng_seed", range(8))
+def test_ladder_follows_event_time_whatever_the_arrival_order_across_tables(rng_seed: int) -> None:
+    in_order, shuffled = _cross_table_backlog(rng_seed)
+    # The whole backlog (6 stints 400 s apart) lies within the ladder's lateness.
+    reference = HitAndRunDetector(lateness=0, ladder_lateness=HOUR)
+    expected = [f for ev in in_order for f in reference.process(ev)]
+    det = HitAndRunDetector(lateness=0, ladder_lateness=HOUR)
+    found = [f for ev in shuffled for f in det.process(ev)]
+    assert det.anomalies["late"] > 0 and det.anomalies["late_refusal"] == 0
+    assert _effective(found) == _effective(expected)
+    assert sorted(r for r, _ in _effective(found).values()) == [1, 2, 3, 4, 5, 6]
+    # Re-ranked refusals are new findings with the higher block, never a lower one.
+    for f in found:
+        amended = f.evidence["refusal"]["amended_from"]
+        assert amended is None or amended < f.evidence["refusal"]["count_in_window"]
+
+
+def test_a_refusal_later_than_ladder_lateness_reranks_nothing() -> None:
+    first, second = stint(0.0, 3, table="t1"), stint(600.0, 3, table="t2")
+    later = [seat("join", 5000.0, player="other"), seat("leave", 5100.0, player="other", hands=20)]
+    det = HitAndRunDetector(lateness=0, ladder_lateness=300.0)
+    found = [f for ev in [*second, *later, *first] for f in det.process(ev)]
+    # The late refusal gets its own event-time rung (#1); the one issued before it keeps #1 too.
+    assert [f.evidence["refusal"]["count_in_window"] for f in found] == [1, 1]
+    assert det.anomalies["late_refusal"] == 1

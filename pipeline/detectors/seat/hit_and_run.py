@@ -14,11 +14,22 @@ never receive a block that expires as it starts. `record_first_refusal=False` ke
 Blocks must leave at once, so by default nothing is held back for reordering (`lateness=0`): an
 event older than the newest seen is processed on arrival and counted as `late`. A player's join and
 leave at one table come from one producer partition, in order, so stints stay exact.
+
+Stints at different tables come from different partitions, so a backlog can deliver a player's
+refusals out of event-time order. The ladder is still ranked in event time: a player's refusals at a
+level are kept sorted by (ts, event_id), each refusal's rung is the number of refusals in its own
+window (t - 12 h, t], and a refusal that arrives after later ones (by at most `ladder_lateness` of
+event time behind the newest event seen) re-ranks them: every later refusal whose rung rises is
+issued again as an amended finding with the higher block (same start, new expiry). So the last
+finding per refusal is the same whatever the arrival order within `ladder_lateness`. A refusal later
+than that still gets its own event-time rung but re-ranks nothing (counted as `late_refusal`): its
+successors' blocks have been served.
 """
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from bisect import bisect_left, bisect_right, insort
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -55,6 +66,19 @@ class _Stint:
 
 
 @dataclass(slots=True)
+class _Refusal:
+    ts: float
+    event_id: str
+    event: SeatActivity
+    stint: _Stint
+    count: int
+    """The rung issued so far (the refusal's position in its own 12-hour window)."""
+
+    def __lt__(self, other: _Refusal) -> bool:
+        return (self.ts, self.event_id) < (other.ts, other.event_id)
+
+
+@dataclass(slots=True)
 class HitAndRunDetector:
     """Counts refusals per player and blind level and computes the automatic block ladder."""
 
@@ -63,13 +87,17 @@ class HitAndRunDetector:
     record_first_refusal: bool = True
     removal_is_refusal: bool = True
     """A timeout removal after 1-9 hands counts (sitting out until removed is a way of leaving)."""
+    ladder_lateness: float = 900.0
+    """Seconds of event time a refusal may arrive behind the newest event and still re-rank the
+    later refusals of its player and level (see the module docstring)."""
     name: str = "seat.hit_and_run"
     topics: frozenset[str] = frozenset({SEAT})
     anomalies: Counter[str] = field(default_factory=Counter)
     _guard: InputGuard[SeatActivity] = field(init=False)
     _stints: dict[tuple[str, str], _Stint] = field(default_factory=dict)
-    _refusals: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
+    _refusals: dict[tuple[str, str], list[_Refusal]] = field(default_factory=dict)
     _events: int = 0
+    _newest: float = float("-inf")
 
     def __post_init__(self) -> None:
         self._guard = InputGuard(lateness=self.lateness, anomalies=self.anomalies)
@@ -96,33 +124,32 @@ class HitAndRunDetector:
     def _run(self, released: list[tuple[float, SeatActivity]]) -> list[Finding]:
         out: list[Finding] = []
         for ts, ev in released:
-            finding = self._apply(ts, ev)
-            if finding is not None:
-                out.append(finding)
+            self._newest = max(self._newest, ts)
+            out.extend(self._apply(ts, ev))
             self._events += 1
             if self._events % SWEEP_EVERY == 0:
                 self._sweep(ts)
         return out
 
-    def _apply(self, ts: float, ev: SeatActivity) -> Finding | None:
+    def _apply(self, ts: float, ev: SeatActivity) -> list[Finding]:
         key = (ev.player_id, ev.table_id)
         if ev.action == "join":
             if key in self._stints:
                 self.anomalies["join_while_seated"] += 1
             self._stints[key] = _Stint(ts, ev.ts, ev.event_id, [(ts, "seated")])
-            return None
+            return []
         stint = self._stints.get(key)
         if stint is None:
             # No join seen: we cannot prove a stint, and an automatic block needs complete evidence.
             self.anomalies["leave_without_join" if _ends(ev) else "no_stint"] += 1
-            return None
+            return []
         if not _ends(ev):
             if len(stint.states) < MAX_STATES:
                 stint.states.append((ts, _STATE_AFTER[ev.action]))
-            return None
+            return []
         del self._stints[key]
         if not self._is_refusal(ev):
-            return None
+            return []
         return self._refuse(ts, ev, stint)
 
     def _is_refusal(self, ev: SeatActivity) -> bool:
@@ -135,29 +162,55 @@ class HitAndRunDetector:
         # Leaving alone, or with everyone else sitting out, is allowed (players_seated counts the leaver).
         return ev.others_sitting_out < ev.players_seated - 1
 
-    def _refuse(self, ts: float, ev: SeatActivity, stint: _Stint) -> Finding | None:
-        history = self._refusals.setdefault((ev.player_id, ev.blind_level), deque())
-        _expire(history, ts - self.rules.refusal_window.total_seconds())
-        history.append(ts)
-        count = len(history)
+    def _refuse(self, ts: float, ev: SeatActivity, stint: _Stint) -> list[Finding]:
+        window = self.rules.refusal_window.total_seconds()
+        history = self._refusals.setdefault((ev.player_id, ev.blind_level), [])
+        # Keep what a refusal arriving up to `ladder_lateness` late still needs for its own window.
+        _expire(history, self._newest - window - self.ladder_lateness)
+        refusal = _Refusal(ts, ev.event_id, ev, stint, 0)
+        insort(history, refusal)
+        at = bisect_left(history, refusal)
+        out = self._issue(history, at, window, amended_from=None)
+        later = [k for k in range(at + 1, len(history)) if history[k].ts < ts + window]
+        if later and ts < self._newest - self.ladder_lateness:
+            self.anomalies["late_refusal"] += 1
+            return out
+        for k in later:
+            out += self._issue(history, k, window, amended_from=history[k].count)
+        return out
+
+    def _issue(self, history: list[_Refusal], at: int, window: float, amended_from: int | None) -> list[Finding]:
+        """The finding for `history[at]` at its event-time rung (again, if an amendment raised it)."""
+        r = history[at]
+        first = bisect_right([h.ts for h in history[:at]], r.ts - window)
+        count = at - first + 1
         ladder = self.rules.ladder_minutes
         minutes = ladder[min(count, len(ladder)) - 1]
+        if amended_from is not None and count == amended_from:
+            return []
+        r.count = count
         if minutes <= 0 and not self.record_first_refusal:
-            return None
-        return self._finding(ts, ev, stint, count, minutes, [iso(t) for t in list(history)[:-1]])
+            return []
+        earlier = [iso(h.ts) for h in history[first:at]]
+        return [self._finding(r.ts, r.event, r.stint, count, minutes, earlier, amended_from)]
 
     def _finding(
-        self, ts: float, ev: SeatActivity, stint: _Stint, count: int, minutes: int, earlier: list[str]
+        self, ts: float, ev: SeatActivity, stint: _Stint, count: int, minutes: int, earlier: list[str],
+        amended_from: int | None = None,
     ) -> Finding:
-        fid = stable_id("fnd", self.name, ev.event_id)
+        # An amendment is a new finding (new id) for the same leave: the ladder moved it up a rung.
+        fid = stable_id("fnd", self.name, ev.event_id, *([] if amended_from is None else [f"rung{count}"]))
         rule = rule_of(CATEGORY)
         summary = (
             f"refusal #{count} at {ev.blind_level} within {self.rules.refusal_window}: left {ev.table_id} "
             f"after {ev.hands_played_at_table} hands; "
             + (f"{minutes}-minute block" if minutes > 0 else "recorded, no penalty")
+            + ("" if amended_from is None else f" (re-ranked from #{amended_from}: an earlier refusal arrived late)")
         )
         if minutes <= 0:
-            return Finding(**self._fields(ts, ev, stint, count, minutes, earlier, fid, rule, summary))
+            fields = self._fields(ts, ev, stint, count, minutes, earlier, fid, rule, summary)
+            fields["evidence"]["refusal"]["amended_from"] = amended_from
+            return Finding(**fields)
         action = ActionProposal(
             action_id=stable_id("act", fid, "table_block"),
             disposition="automatic",
@@ -171,6 +224,7 @@ class HitAndRunDetector:
             rule=rule,
         )
         fields = self._fields(ts, ev, stint, count, minutes, earlier, fid, rule, summary)
+        fields["evidence"]["refusal"]["amended_from"] = amended_from
         return Finding(**fields, actions=(action,))
 
     def _fields(
@@ -232,7 +286,7 @@ class HitAndRunDetector:
 
     def _sweep(self, now: float) -> None:
         horizon = now - self.rules.refusal_window.total_seconds()
-        for key in [k for k, d in self._refusals.items() if not d or d[-1] <= horizon]:
+        for key in [k for k, d in self._refusals.items() if not d or d[-1].ts <= horizon - self.ladder_lateness]:
             del self._refusals[key]
         for key in [k for k, s in self._stints.items() if s.join_ts < now - STINT_TTL]:
             del self._stints[key]
@@ -243,7 +297,9 @@ def _ends(ev: SeatActivity) -> bool:
     return ev.action in ("leave", "sit_out_timeout_removal")
 
 
-def _expire(history: deque[float], horizon: float) -> None:
+def _expire(history: list[_Refusal], horizon: float) -> None:
     # Half-open window: a refusal at exactly t - window is out.
-    while history and history[0] <= horizon:
-        history.popleft()
+    cut = 0
+    while cut < len(history) and history[cut].ts <= horizon:
+        cut += 1
+    del history[:cut]
