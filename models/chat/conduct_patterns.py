@@ -124,7 +124,7 @@ CRIMINAL: Final[list[tuple[str, float, str]]] = [
 IMPERSONATION: Final[list[tuple[str, float, str]]] = [
     # A line presented as coming from staff ("[SUPPORT] ...", "Admin here: ..."), or asking for
     # login details the way staff never do (rule chat.4).
-    ("impersonation", 0.9, r"^\W*(?:\[\s*|\(\s*)?(?:official\s+|resmi\s+)?(?:admin|administrator|support|moderator|staff|security|cs|cs resmi|customer service|ho tro|cskh|quan tri vien|ugyfelszolgalat|підтримка|поддержка|адмін|админ|модератор)(?:\s+resmi)?\s*(?:\]|\)|:|here|di sini|disini|day|vagyok|тут|на зв'язку)"),
+    ("impersonation", 0.9, r"^\W*(?:\[\s*|\(\s*)?(?:official\s+|resmi\s+)?(?:admin|administrator|support|moderator|staff|security|cs resmi|customer service|ho tro|cskh|quan tri vien|ugyfelszolgalat|підтримка|поддержка|адмін|админ|модератор)(?:\s+resmi)?(?:\s*[\]):]|\s+(?:here|di sini|disini|day|vagyok|тут|на зв'язку)\s*[:,.!-])"),
     ("impersonation", 0.9, r"\b(?:send|give|tell|share|dm|type)\s+(?:me\s+|us\s+)?(?:your|their|ur)\s+(?:login|password|pass|pin|otp|verification code|2fa code|credentials)\b"),
     ("impersonation", 0.9, r"\bkirim\s+(?:\S+\s+)?(?:login|password|kata sandi|otp|pin|kode verifikasi)\b|\bgui\s+(?:\S+\s+)?(?:thong tin dang nhap|mat khau|ma otp|ma xac minh)\b"),
     ("impersonation", 0.9, r"\bkuld\w*\s+(?:\S+\s+){0,2}(?:belepesi adat\w*|jelszav\w*|ellenorzo kod\w*)|\b(?:надішліть|надішли|пришлите|пришли|отправь\w*|скинь)\s+(?:\S+\s+)?(?:пароль|логін|логин)\b"),
