@@ -1,8 +1,11 @@
 """Chat classifier speed beside alt-profanity-check on the same messages, same run, one core.
 
-Messages: the test parts of the public sets (read from settings.datasets_dir) and the authored
-table-talk lines, de-duplicated and shuffled. Batch throughput (messages/s, median of 5 runs over
-all messages) and single-message latency (p50/p99 over 2,000 calls, after warm-up).
+Message sets: `dataset_texts` (the test parts of the public sets, read from settings.datasets_dir,
+de-duplicated and shuffled), `table_talk` (the authored table-talk lines, each once) — both with
+the verdict cache OFF, so every message is analysed — and `table_talk_repeated` (the same lines x10
+in batch order, cache ON and emptied before every run: chat repeats "gg", "nh", "ty").
+Batch throughput (messages/s, median of 5 runs over all messages) and single-message latency
+(p50/p99 over 2,000 one-message calls after warm-up, cache OFF).
 Writes bench/results/chat_classifier.json.
 Run: OMP_NUM_THREADS=1 taskset -c 0 .venv/bin/python bench/chat_classifier.py
 """
@@ -16,7 +19,7 @@ import statistics
 import time
 from pathlib import Path
 
-from models.chat import load_classifier
+from models.chat import ChatClassifier, load_classifier
 from models.chat.corpus.table_talk import BASE, table_talk
 from models.chat.data import LOADERS
 from railbird.settings import load_settings
@@ -38,13 +41,17 @@ def messages(datasets_dir: Path) -> list[str]:
     return unique[:N_MESSAGES]
 
 
-def throughput(fn: object, texts: list[str], runs: int = 5, clock: str = "wall") -> list[float]:
+def throughput(
+    fn: object, texts: list[str], runs: int = 5, clock: str = "wall", before: object = None
+) -> list[float]:
     """Messages per second of `fn(batch)` over all texts in batches, per run (the first run is
     the one with a cold language memo). clock "cpu" = this process's CPU time, which a shared,
     overloaded machine inflates far less than wall time."""
     timer = time.process_time if clock == "cpu" else time.perf_counter
     rates = []
     for _ in range(runs):
+        if before is not None:
+            before()  # type: ignore[operator]
         start = timer()
         for i in range(0, len(texts), BATCH):
             fn(texts[i : i + BATCH])  # type: ignore[operator]
@@ -75,30 +82,44 @@ def main() -> None:
     started = time.perf_counter()
     classifier = load_classifier(settings.chat_model_path)
     load_s = time.perf_counter() - started
-    chat = [t for lang in BASE for t in table_talk(lang)] * 10
-    sets = {"dataset_texts": texts, "table_talk": chat}
+    uncached = ChatClassifier(classifier.model, cache_size=0)
+    distinct = list(dict.fromkeys(t for lang in BASE for t in table_talk(lang)))
+
+    def cold_cache(batch: list[str]) -> object:
+        return classifier.classify(batch)
+
+    sets = {
+        "dataset_texts": (texts, uncached.classify),
+        "table_talk": (distinct, uncached.classify),
+        "table_talk_repeated": (distinct * 10, cold_cache),
+    }
     result: dict[str, object] = {
         "cpu_affinity": sorted(os.sched_getaffinity(0)),
         "load_avg_1min": round(os.getloadavg()[0], 2),
         "load_seconds": round(load_s, 3),
         "batch": BATCH,
     }
-    for name, msgs in sets.items():
+    for name, (msgs, ours_fn) in sets.items():
         row: dict[str, object] = {
             "messages": len(msgs),
             "mean_chars": round(statistics.mean(len(m) for m in msgs), 1),
         }
         for clock in ("wall", "cpu"):
-            ours = throughput(classifier.classify, msgs, clock=clock)
+            ours = throughput(ours_fn, msgs, clock=clock, before=classifier.clear_cache)
             peer = throughput(predict_prob, msgs, clock=clock)
             row[clock] = {
                 "railbird_msgs_per_s_median": round(statistics.median(ours)),
+                "targets_met": {
+                    "batch_20k_msgs_per_s": statistics.median(ours) >= 20_000,
+                },
                 "railbird_msgs_per_s_runs": [round(r) for r in ours],
                 "profanity_check_msgs_per_s_median": round(statistics.median(peer)),
                 "throughput_ratio": round(statistics.median(ours) / statistics.median(peer), 3),
-                "railbird_single": latency(classifier.classify, msgs, clock=clock),
+                "railbird_single": latency(uncached.classify, msgs, clock=clock),
                 "profanity_check_single": latency(predict_prob, msgs, clock=clock),
             }
+            met = row[clock]["targets_met"]  # type: ignore[index]
+            met["single_p99_2ms"] = row[clock]["railbird_single"]["p99_ms"] <= 2.0  # type: ignore[index]
         result[name] = row
     print(json.dumps(result, indent=2))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from zipfile import ZIP_DEFLATED
@@ -12,7 +12,8 @@ from numpy.typing import NDArray
 
 HEADS = ("toxic", "hate", "spam")
 """Statistical heads; every other chat category is rule-based (see `rules.py`)."""
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (2, 3)
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "artifacts" / "chat_classifier.skops"
 
 
@@ -36,6 +37,8 @@ class ChatModel:
     thresholds: dict[str, float]
     lexicon: dict[str, int]
     meta: dict[str, Any]
+    token_table: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per language: chunk -> its spaCy words (see `features.build_token_table`)."""
 
 
 def save_model(model: ChatModel, path: Path) -> None:
@@ -58,6 +61,7 @@ def save_model(model: ChatModel, path: Path) -> None:
         "lexicon_blob": np.frombuffer("\n".join(terms).encode("utf-8"), dtype=np.uint8).copy(),
         "lexicon_masks": np.array([model.lexicon[t] for t in terms], dtype=np.int16),
         "meta": model.meta,
+        "token_table_blob": np.frombuffer(_table_blob(model.token_table).encode("utf-8"), dtype=np.uint8).copy(),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     sio.dump(state, path, compression=ZIP_DEFLATED, compresslevel=6)
@@ -68,7 +72,7 @@ def load_model(path: Path) -> ChatModel:
     import skops.io as sio
 
     state = sio.load(path, trusted=[])
-    if not isinstance(state, dict) or state.get("format_version") != FORMAT_VERSION:
+    if not isinstance(state, dict) or state.get("format_version") not in READABLE_VERSIONS:
         raise ValueError(f"{path} is not a chat model of format version {FORMAT_VERSION}")
     blob = bytes(state["lexicon_blob"]).decode("utf-8")
     terms = blob.split("\n") if blob else []
@@ -85,4 +89,19 @@ def load_model(path: Path) -> ChatModel:
         thresholds={str(k): float(v) for k, v in state["thresholds"].items()},
         lexicon=dict(zip(terms, masks, strict=True)),
         meta=dict(state["meta"]),
+        # Version 2 had no spaCy token table: its bare words were the default split.
+        token_table=_read_table(bytes(state.get("token_table_blob", b"")).decode("utf-8")),
     )
+
+
+def _table_blob(tables: dict[str, dict[str, str]]) -> str:
+    """One line per entry: language TAB chunk TAB words (chunks hold no whitespace)."""
+    return "\n".join(f"{lang}\t{chunk}\t{words}" for lang, t in sorted(tables.items()) for chunk, words in t.items())
+
+
+def _read_table(blob: str) -> dict[str, dict[str, str]]:
+    tables: dict[str, dict[str, str]] = {}
+    for line in blob.split("\n") if blob else []:
+        lang, chunk, words = line.split("\t")
+        tables.setdefault(lang, {})[chunk] = words
+    return tables

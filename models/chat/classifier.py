@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from models.chat.artifact import HEADS, ChatModel
-from models.chat.features import NgramHasher
+from models.chat.features import NgramHasher, token_words
 from models.chat.langid import LanguageGuesser
 from models.chat.lexicon import LANG_BIT, Lexicon, LexiconHit
 from models.chat.normalize import Normalizer, Views
@@ -123,7 +123,9 @@ class ChatClassifier:
         folded = [a.views.folded.text for a in analyses]
         lex = np.array([a.lex_features for a in analyses], dtype=np.float32)
         margins = self.hasher.scores(folded, self._weights) + lex @ self.model.lex_weights
-        margins += self.bare_hasher.scores([a.views.bare.text for a in analyses], self._bare_weights)
+        tables = self.model.token_table
+        words = [token_words(a.views.bare.text, tables.get(a.language)) for a in analyses]
+        margins += self.bare_hasher.scores(words, self._bare_weights)
         margins += self.model.intercepts
         a, b = self.model.platt[:, 0], self.model.platt[:, 1]
         probs: NDArray[np.float32] = (1.0 / (1.0 + np.exp(-(margins * a + b)))).astype(np.float32)
@@ -147,6 +149,11 @@ class ChatClassifier:
             v = fresh.get(k) or cache.get(k) or self.classify([k])[0]
             out.append(TextVerdict(dict(v.scores), v.spans, v.language, v.flagged))
         return out
+
+    def clear_cache(self) -> None:
+        """Forget every cached verdict (benchmarks, or after swapping thresholds)."""
+        with self._lock:
+            self._cache.clear()
 
     def _remember(self, verdicts: dict[str, TextVerdict]) -> None:
         """Keep short texts' verdicts; the cache is emptied when full (cheap, and chat's common

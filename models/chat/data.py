@@ -101,14 +101,36 @@ def load_vihos(root: Path) -> list[Sample]:
     return out
 
 
-def load_ru_distorted(root: Path) -> list[Sample]:
+_VK_MENTION = re.compile(r"\[id\d+\|[^\]]*\],?\s*")
+
+
+def strip_vk(text: str) -> str:
+    """VKontakte reply mentions ("[id123|Name], ") that chat never has: a user id and a first
+    name, noise to the n-grams (like Davidson's @user)."""
+    return _VK_MENTION.sub("", text).strip()
+
+
+def load_ru_distorted(root: Path, *, clean: bool = True) -> list[Sample]:
     """Russian distorted toxicity comments (MIT)."""
     rows = _rows(root / "ru_distorted" / "russian_distorted_toxicity.tsv", delimiter="\t")
     labels = [int(r["toxicity"]) for r in rows]
     splits = _split(len(rows), labels, test_size=0.2)
     return [
-        Sample(r["comments"], "ru_distorted", "ru", s, y, toxic=y)
+        Sample(strip_vk(r["comments"]) if clean else r["comments"], "ru_distorted", "ru", s, y, toxic=y)
         for r, y, s in zip(rows, labels, splits, strict=True)
+    ]
+
+
+def ru_corrected_train(root: Path) -> list[Sample]:
+    """The set's own corrections of its distorted TRAIN rows ("по%уй" -> "похуй"), as extra
+    training rows with the same label: the model sees each masked word's plain form too."""
+    rows = _rows(root / "ru_distorted" / "russian_distorted_toxicity.tsv", delimiter="\t")
+    labels = [int(r["toxicity"]) for r in rows]
+    splits = _split(len(rows), labels, test_size=0.2)
+    return [
+        Sample(strip_vk(r["corrected"]), "ru_distorted", "ru", "train", y, toxic=y)
+        for r, y, s in zip(rows, labels, splits, strict=True)
+        if s == "train" and (r.get("corrected") or "").strip() and r["corrected"] != r["comments"]
     ]
 
 

@@ -7,7 +7,9 @@ code points, which is what makes >= 20,000 messages/s on one core possible.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -153,3 +155,56 @@ def _powers(n: int) -> tuple[NDArray[np.uint64], NDArray[np.uint64]]:
         inv[0] = 1
         _POWER_CACHE[:] = [(np.cumprod(powers, dtype=np.uint64), np.cumprod(inv, dtype=np.uint64))]
     return _POWER_CACHE[0]
+
+
+# --- spaCy tokenisation of the word features -------------------------------------------------
+_KEEP_WHOLE = str.maketrans({c: chr(0xE000 + ord(c)) for c in _SEPARATORS})
+"""Punctuation inside a spaCy token ("3.5bb", "т.е.", "по%уй") mapped to private-use letters,
+so the hasher's word splitter keeps the token whole."""
+SPACY_LANG = {"en": "en", "id": "id", "hu": "hu", "uk": "uk", "ru": "ru", "vi": "xx", "und": "xx"}
+"""spaCy blank pipeline per detected language. Vietnamese uses the multi-language tokenizer:
+spaCy's own `vi` tokenizer without pyvi splits on whitespace only (punctuation stays glued)."""
+
+
+def default_words(chunk: str) -> list[str]:
+    """Words the hasher reads from a whitespace-free chunk (split at every separator)."""
+    return [w for w in _SPLIT_WORDS.split(chunk) if w]
+
+
+_SPLIT_WORDS = re.compile("[" + re.escape(_SEPARATORS) + "]+")
+
+
+def build_token_table(chunks_by_lang: dict[str, set[str]]) -> dict[str, dict[str, str]]:
+    """TRAINING time: each chunk (whitespace-delimited piece of a bare view) tokenised and
+    normalised (`norm_`: "т.е." -> "то есть", "n't" -> "not") by the spaCy blank pipeline of its
+    message's language. Kept only where spaCy's words differ from the default split, as
+    chunk -> space-joined words; the run time applies the table without loading spaCy (a blank
+    Indonesian pipeline alone takes ~15 s to build, measured)."""
+    import spacy
+
+    tables: dict[str, dict[str, str]] = {}
+    pipelines: dict[str, Any] = {}
+    for lang, chunks in sorted(chunks_by_lang.items()):
+        code = SPACY_LANG.get(lang, "xx")
+        nlp = pipelines.get(code) or pipelines.setdefault(code, spacy.blank(code))
+        table: dict[str, str] = {}
+        ordered = sorted(chunks)
+        for chunk, doc in zip(ordered, nlp.tokenizer.pipe(ordered), strict=True):
+            words = [
+                w for t in doc if not t.is_space and not _SPLIT_WORDS.fullmatch(t.text)
+                for w in t.norm_.lower().split()
+            ]
+            if words and words != default_words(chunk):
+                table[chunk] = " ".join(w.translate(_KEEP_WHOLE) for w in words)
+        tables[lang] = table
+    return tables
+
+
+def token_words(text: str, table: dict[str, str] | None) -> str:
+    """`text` with every chunk the table knows replaced by its spaCy words (run and train time)."""
+    if not table:
+        return text
+    chunks = text.split()
+    if table.keys().isdisjoint(chunks):
+        return text
+    return " ".join([table.get(c, c) for c in chunks])

@@ -17,15 +17,18 @@ from sklearn.model_selection import train_test_split
 
 from models.chat.artifact import HEADS, ChatModel
 from models.chat.classifier import N_LEX_FEATURES, Analysis, Analyzer
+from models.chat.corpus.hate import BENIGN_TABLE, GROUPS, benign_group_lines, hate_lines
 from models.chat.corpus.poker import TRAIN_CLEAN, TRAIN_SPAM, TRAIN_TOXIC
-from models.chat.data import LOADERS, SHIPPABLE, Sample
-from models.chat.features import NgramHasher
+from models.chat.data import LOADERS, SHIPPABLE, Sample, ru_corrected_train
+from models.chat.features import NgramHasher, build_token_table, token_words
 from models.chat.lexicon import Lexicon, build_terms
 from models.chat.normalize import Normalizer
 
 log = logging.getLogger(__name__)
 
 AUTHORED_WEIGHT = 5.0
+SOURCE_WEIGHTS = {"authored": AUTHORED_WEIGHT}
+"""Sample weight per source (1.0 when absent)."""
 LEX_ONLY_WEIGHT = 0.5
 BARE_WORDS = (99, 98)
 """No character n-grams (empty range): the accent-free view contributes word unigrams only."""
@@ -54,6 +57,10 @@ def authored_samples() -> list[Sample]:
         out += [Sample(t, "authored", lang, "train", 1, toxic=1) for t in lines]
     for lang, lines in TRAIN_SPAM.items():
         out += [Sample(t, "authored", lang, "train", 1, spam=1) for t in lines]
+    for lang in GROUPS:  # corpus/hate.py: hate in every room language, and its benign twins
+        out += [Sample(t, "authored", lang, "train", 1, toxic=1, hate=1) for t in hate_lines(lang)]
+        out += [Sample(t, "authored", lang, "train", 0) for t in benign_group_lines(lang)]
+        out += [Sample(t, "authored", lang, "train", 0) for t in BENIGN_TABLE[lang]]
     return out
 
 
@@ -62,15 +69,22 @@ def training_pool(datasets_dir: Path) -> list[Sample]:
     pool: list[Sample] = []
     for name in SHIPPABLE:
         pool += [s for s in LOADERS[name](datasets_dir) if s.split in ("train", "dev")]
+    pool += ru_corrected_train(datasets_dir)
     return pool + authored_samples()
 
 
-def design_matrix(hasher: NgramHasher, bare: NgramHasher, analyses: Sequence[Analysis]) -> sp.csr_matrix:
-    """Training layout: [folded-view n-grams | lexicon features | accent-free words]."""
+def design_matrix(
+    hasher: NgramHasher,
+    bare: NgramHasher,
+    analyses: Sequence[Analysis],
+    tables: dict[str, dict[str, str]] | None = None,
+) -> sp.csr_matrix:
+    """Training layout: [folded-view n-grams | lexicon features | accent-free spaCy words]."""
     grams = hasher.transform([a.views.folded.text for a in analyses])
     grams.sum_duplicates()
     lex = sp.csr_matrix(np.array([a.lex_features for a in analyses], dtype=np.float32) * LEX_SCALE)
-    words = bare.transform([a.views.bare.text for a in analyses])
+    tables = tables or {}
+    words = bare.transform([token_words(a.views.bare.text, tables.get(a.language)) for a in analyses])
     words.sum_duplicates()
     return sp.hstack([grams, lex, words], format="csr")
 
@@ -117,16 +131,18 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     analyzer = Analyzer(lexicon=Lexicon(terms))
     pool = training_pool(datasets_dir)
     log.info("pool: %d samples, lexicon: %d terms", len(pool), len(terms))
-    analyses = [analyzer.analyze(s.text) for s in pool]
+    analyses = analyzer.analyze_many([s.text for s in pool])
     hasher = NgramHasher(n_features=cfg.n_features, char_range=cfg.char_range, word_ngrams=cfg.word_ngrams)
     bare = NgramHasher(n_features=cfg.n_features, char_range=BARE_WORDS, word_ngrams=1)
-    x = design_matrix(hasher, bare, analyses)
+    tables = build_token_table(chunks_by_language(analyses))
+    log.info("spaCy token table: %d entries", sum(len(t) for t in tables.values()))
+    x = design_matrix(hasher, bare, analyses, tables)
     idx = np.arange(len(pool))
     fit_idx, cal_idx = train_test_split(
         idx, test_size=cfg.calibration_share, random_state=cfg.seed, stratify=[s.source for s in pool]
     )
     # The authored lines are few but are the only chat-like text in several languages.
-    sample_weights = np.array([AUTHORED_WEIGHT if s.source == "authored" else 1.0 for s in pool])
+    sample_weights = np.array([SOURCE_WEIGHTS.get(s.source, 1.0) for s in pool])
     x_fit = sp.vstack([x[fit_idx], lexicon_only(x[fit_idx], cfg.n_features)], format="csr")
     w_fit = np.concatenate([sample_weights[fit_idx], sample_weights[fit_idx] * LEX_ONLY_WEIGHT])
     x_all = sp.vstack([x, lexicon_only(x, cfg.n_features)], format="csr")
@@ -180,4 +196,13 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
         thresholds=category_thresholds,
         lexicon=terms,
         meta=meta,
+        token_table=tables,
     )
+
+
+def chunks_by_language(analyses: Sequence[Analysis]) -> dict[str, set[str]]:
+    """Distinct whitespace-delimited chunks of the bare views, per detected language."""
+    out: dict[str, set[str]] = {}
+    for a in analyses:
+        out.setdefault(a.language, set()).update(a.views.bare.text.split())
+    return out

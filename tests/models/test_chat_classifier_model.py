@@ -126,3 +126,34 @@ def test_loading_something_else_is_refused(tmp_path: Path) -> None:
     sio.dump({"format_version": 99}, path)
     with pytest.raises(ValueError, match="not a chat model"):
         load_model(path)
+
+
+def test_repeated_texts_get_equal_verdicts_with_their_own_scores(clf: ChatClassifier) -> None:
+    first, again = clf.classify(["gg wp", "gg wp"])
+    later = clf.classify(["gg wp"])[0]
+    assert first.scores == again.scores == later.scores
+    first.scores["insult"] = 1.0  # a caller scribbling on its verdict must not reach the cache
+    assert clf.classify(["gg wp"])[0].scores["insult"] == later.scores["insult"] != 1.0
+
+
+def test_cache_changes_nothing_but_the_work(clf: ChatClassifier) -> None:
+    texts = ["you are a fucking idiot", "nice hand", "add me on telegram @pokerking77", "nice hand"]
+    uncached = load_classifier(None)
+    uncached.cache_size = 0
+    for a, b in zip(clf.classify(texts), uncached.classify(texts), strict=True):
+        assert (a.scores, a.spans, a.flagged, a.language) == (b.scores, b.spans, b.flagged, b.language)
+    assert uncached._cache == {}
+
+
+def test_garbage_collection_is_resumed_after_a_batch(clf: ChatClassifier) -> None:
+    import gc
+
+    assert gc.isenabled()
+    clf.classify(["one more line", "and another"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        clf.classify(["a line while the caller paused collection"])
+        assert not gc.isenabled()  # a caller's own choice is left alone
+    finally:
+        gc.enable()

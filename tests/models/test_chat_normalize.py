@@ -69,3 +69,26 @@ def test_every_view_maps_back_inside_the_original(text: str) -> None:
         assert len(view.offsets) == len(view.text)
         assert view.offsets == sorted(view.offsets)
         assert all(0 <= o < len(text) for o in view.offsets)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("aAé1!3$ .-*Ёё\nсiİΣ€đ"), max_size=40), max_size=8))
+def test_batch_views_equal_one_at_a_time(texts: list[str]) -> None:
+    batch = NORMALIZER.views_many(texts)
+    for text, views in zip(texts, batch, strict=True):
+        alone = NORMALIZER.views(text)
+        for which in ("plain", "bare", "folded"):
+            a, b = getattr(alone, which), getattr(views, which)
+            assert (a.text, a.offsets) == (b.text, b.offsets), (text, which)
+
+
+def test_letter_runs_made_by_leetspeak_are_still_capped() -> None:
+    # "$$s" becomes "sss" only after the leetspeak pass: the batch run check must not skip it.
+    assert NORMALIZER.views_many(["a$$s"])[0].folded.text == NORMALIZER.views("a$$s").folded.text == "ass"
+
+
+def test_fast_paths_fold_like_the_general_path() -> None:
+    assert NORMALIZER.views("ΟΔΥΣΣΕΥΣ").plain.text == "οδυσσευσ"  # the table's σ, not str.lower's ς
+    assert NORMALIZER.views("Đánh bài").plain.text == "dánh bài"
+    assert NORMALIZER.views("Đánh bài").bare.text == "danh bai"
+    assert NORMALIZER.views("ЙОГО ЇЖАК").bare.text == "иого іжак"
