@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -32,8 +33,12 @@ def test_console_login_form_shares_the_login_limit(client) -> None:
 def test_writes_are_limited_per_credential_not_globally(engine: Engine, tmp_path: Path, login_as) -> None:
     with make_client(engine, tmp_path, rate_limit_write_per_min=60) as client:
         alice, bob = login_as("alice", "moderator"), login_as("bob", "moderator")
-        codes = [client.post("/v1/cases/nope/claim", headers=alice).status_code for _ in range(62)]
-        assert codes[:60] == [404] * 60 and codes[60:] == [429, 429]
+        started = time.monotonic()
+        codes = [client.post("/v1/cases/nope/claim", headers=alice).status_code for _ in range(80)]
+        elapsed = time.monotonic() - started
+        # Burst 60, then one token a second: a slow (shared) machine lets a few more through.
+        assert codes[:60] == [404] * 60 and codes[-1] == 429
+        assert codes.count(404) <= 60 + int(elapsed) + 1 and set(codes) == {404, 429}
         assert client.post("/v1/cases/nope/claim", headers=bob).status_code == 404, "bob has his own bucket"
         assert client.get("/v1/cases", headers=alice).status_code == 200, "reads are not limited"
 
