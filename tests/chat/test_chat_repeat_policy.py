@@ -111,3 +111,18 @@ def test_repeat_offender_evidence_shows_the_offending_lines_with_spans() -> None
     lines = repeat.evidence["messages"]
     assert [m["text"] for m in lines] == ["idiot number 0", "idiot number 1", "idiot number 2"]
     assert all(m["spans"] == [{"start": 0, "end": 5, "label": "insult"}] for m in lines)
+
+
+def test_offences_against_different_rules_are_separate_episodes() -> None:
+    # An insult, a flood and hand-in-play advice within two minutes: three rules broken, three
+    # episodes (the rung is reached), whereas three insults in that time are one rant.
+    pipeline = build_pipeline(rules=RULES)
+    events = [msg("idiot", at=0.0)]
+    events += [msg("zzz", at=20.0 + 0.5 * i, event_id=f"flood{i}") for i in range(8)]
+    events.append(msg("he has aces, fold", at=60.0, hand_id="h1", players_in_hand=("p2", "p3")))
+    out = [f for e in events for f in pipeline.process(CHAT, e).findings]
+    assert {f.category for f in out} >= {"insult", "flooding", "hand_in_play"}
+    (repeat,) = [f for f in out if f.category == "repeat_offender"]
+    assert repeat.evidence["offence_count"] == 3 and repeat.source_event_ids[-1] == events[-1].event_id
+    rant = [msg(f"idiot {i}", at=i * 20.0, player_id="p5") for i in range(3)]
+    assert not [f for e in rant for f in pipeline.process(CHAT, e).findings if f.category == "repeat_offender"]

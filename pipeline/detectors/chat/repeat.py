@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from pipeline.categories import CATEGORIES
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detector import Detector
 from pipeline.detectors.chat.evidence import make_finding
@@ -40,8 +41,9 @@ MAX_LINE = 200
 class OffenceLedger:
     """A player's offences within `window` (event time), counted as episodes, bounded in players.
 
-    An episode is a run of offences each within `episode_gap` of the previous one: a rant of three
-    insulting lines, or a flood, is one offence for escalation, not three.
+    An episode is a run of offences against the same house rule, each within `episode_gap` of the
+    previous one: a rant of three insulting lines, or a flood, is one offence for escalation, not
+    three; soliciting a phone number and then posing as support a minute later are two.
     """
 
     def __init__(
@@ -72,35 +74,44 @@ class OffenceLedger:
         history.expire(now)
         return sorted(history.stamped(), key=lambda x: x[0])
 
-    def prior(self, player_id: str, ts: datetime, *, excluding: str, category: str | None = None) -> int:
-        """Episodes before the one an offence at `ts` (event `excluding`) belongs to."""
-        times = [
-            t
+    def prior(
+        self, player_id: str, ts: datetime, *, excluding: str, category: str | None = None, of: str | None = None
+    ) -> int:
+        """Episodes before the one an offence at `ts` (event `excluding`, category `of`) belongs to;
+        with `category`, only offences of that category count."""
+        earlier = [
+            (t, o)
             for t, o in self.offences(player_id, ts)
             if o.event_id != excluding and t <= ts and (category is None or o.category == category)
         ]
-        episodes = _episodes(times, self._gap)
-        joins_last = bool(times) and ts - times[-1] <= self._gap
-        return episodes - 1 if joins_last else episodes
+        episodes = _episodes([(t, o.category) for t, o in earlier], self._gap)
+        rule = _rule(of) if of is not None else None
+        joins = any(ts - t <= self._gap and (rule is None or _rule(o.category) == rule) for t, o in earlier)
+        return episodes - 1 if joins else episodes
 
-    def episodes(self, player_id: str, now: datetime) -> int:
-        """Episodes in the window ending at `now`."""
-        return _episodes([t for t, _ in self.offences(player_id, now)], self._gap)
-
-    def starts_episode(self, player_id: str, ts: datetime, event_id: str) -> bool:
-        """True when no other offence came within the gap before this event's."""
-        return all(
-            o.event_id == event_id or t > ts or ts - t > self._gap for t, o in self.offences(player_id, ts)
+    def episodes(self, player_id: str, now: datetime, *, excluding: str | None = None) -> int:
+        """Episodes in the window ending at `now` (optionally without one event's offences)."""
+        return _episodes(
+            [(t, o.category) for t, o in self.offences(player_id, now) if o.event_id != excluding], self._gap
         )
 
 
-def _episodes(times: list[datetime], gap: timedelta) -> int:
+def _rule(category: str) -> str:
+    """The house rule an offence breaks (an unknown category is its own rule)."""
+    known = CATEGORIES.get(category)
+    return known[1] if known is not None else category
+
+
+def _episodes(offences: list[tuple[datetime, str]], gap: timedelta) -> int:
+    """Runs of same-rule offences, each within `gap` of the previous offence against that rule."""
+    last: dict[str, datetime] = {}
     count = 0
-    previous: datetime | None = None
-    for t in sorted(times):
+    for t, category in sorted(offences):
+        rule = _rule(category)
+        previous = last.get(rule)
         if previous is None or t - previous > gap:
             count += 1
-        previous = t
+        last[rule] = t
     return count
 
 
@@ -143,8 +154,10 @@ class LedgerTap:
             return produced
         out: list[Finding] = []
         for finding in produced:
-            prior = self.ledger.prior(finding.subject, event.ts, excluding=event.event_id)
-            same = self.ledger.prior(finding.subject, event.ts, excluding=event.event_id, category=finding.category)
+            prior = self.ledger.prior(finding.subject, event.ts, excluding=event.event_id, of=finding.category)
+            same = self.ledger.prior(
+                finding.subject, event.ts, excluding=event.event_id, category=finding.category, of=finding.category
+            )
             evidence = {**finding.evidence, "prior_offences": prior, "prior_same_category": same}
             out.append(finding.model_copy(update={"evidence": evidence}))
         for finding in out:
@@ -173,13 +186,15 @@ class RepeatOffenderDetector:
         history = self.ledger.offences(event.player_id, event.ts)
         if not any(o.event_id == event.event_id for _, o in history):
             return ()
-        # Only a message that opens a new episode moves the count; report when that is a rung.
-        if not self.ledger.starts_episode(event.player_id, event.ts, event.event_id):
-            return ()
+        # Only a message that opens new episodes moves the count; report the highest rung it reaches
+        # (one message can open two, e.g. a flood that is also shouted, so a rung may be stepped over).
         count = self.ledger.episodes(event.player_id, event.ts)
-        if count not in self.thresholds:
+        before = self.ledger.episodes(event.player_id, event.ts, excluding=event.event_id)
+        ladder = sorted(self.thresholds)
+        reached = [k for k, n in enumerate(ladder) if before < n <= count]
+        if not reached:
             return ()
-        rung = sorted(self.thresholds).index(count) + 1
+        rung = reached[-1] + 1
         return (self._finding(event, history, count, rung),)
 
     def _finding(self, event: ChatMessage, history: list[tuple[datetime, Offence]], count: int, rung: int) -> Finding:
