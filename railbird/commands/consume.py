@@ -25,6 +25,7 @@ from consumers.runtime import (
     internal_topics,
     lane_topics,
     run_lanes,
+    tune_gc,
 )
 from consumers.topics import ensure_topics
 from pipeline.contracts import INPUT_TOPICS
@@ -162,6 +163,7 @@ def serve(
         metrics=metrics,
         stop=stop,
     )
+    tune_gc()  # after the models and detectors exist: see consumers.runtime.tune_gc
     server = None
     if metrics_port:
         readiness = Readiness({t: lane.status for t, lane in lanes.items()}, api.reachable)
