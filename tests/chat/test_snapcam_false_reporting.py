@@ -83,3 +83,28 @@ def test_the_finding_is_emitted_once_per_group() -> None:
     _run(detector, _background())
     out = _run(detector, _ring_attack(["w1", "w2", "w3", "w4", "w5"], start=400_000))
     assert len({(f.evidence["victims"][0], f.players) for f in out}) == len(out)
+
+
+def test_a_first_attack_pasting_one_comment_is_flagged() -> None:
+    detector = CoordinatedReportingDetector()
+    _run(detector, _background())
+    ring = ("s1", "s2", "s3")
+    attack = [report(m, "victim", at=300_000 + j * 20, comment="Offensive cam, ban him!", table_id=None)
+              for j, m in enumerate(ring)]
+    (finding,) = _run(detector, attack)
+    assert set(finding.players) == set(ring)
+    assert finding.evidence["statistic"]["copied_comment"] == "offensive cam ban him"
+    assert finding.evidence["statistic"]["p_value"] < 0.01
+
+
+def test_witnesses_wording_a_real_incident_alike_are_not_flagged() -> None:
+    detector = CoordinatedReportingDetector()
+    _run(detector, _background())
+    # Same words, but the clips carry a transcript: the broadcast itself is there to be judged.
+    crowd = [report(f"w{i}", "flasher", at=300_000 + i * 30, comment="he showed his genitals on cam",
+                    transcript="come here baby") for i in range(4)]
+    assert _run(detector, crowd) == []
+    # A stock phrase many honest reporters use about many players is no sign of a ring.
+    stock = [report(f"h{i}", f"x{i % 30}", at=200_000 + i * 600, comment="bad cam") for i in range(60)]
+    same = [report(f"q{i}", "someone", at=300_000 + i * 30, comment="bad cam") for i in range(3)]
+    assert _run(detector, [*stock, *same]) == []

@@ -7,6 +7,9 @@ other more often than reporters of the same targets generally do (binomial tail,
 all reporters of those targets: honest reports of one incident bunch up too). A pair is linked when the smaller p-value,
 Bonferroni-corrected for the two tests and the pairs examined, is below `alpha`; a finding needs a
 linked group that files at least `min_share` of the reports against the target.
+A ring's first attack has no shared history yet; what it does show is several accounts pasting one
+comment word for word about clips with nothing to transcribe (`_copy_test`), so a group can also be
+found by that.
 """
 
 from __future__ import annotations
@@ -46,6 +49,10 @@ class DistinctInWindow:
 
     def __len__(self) -> int:
         return len(self._counts)
+
+    def count(self, key: str) -> int:
+        """Occurrences of one key in the window."""
+        return self._counts.get(key, 0)
 
     def total(self) -> int:
         """Occurrences in the window."""
@@ -113,12 +120,14 @@ class CoordinatedReportingDetector:
     _by_reporter: BoundedMap[str, Window[SnapCamReport]] = field(init=False)
     _by_target: BoundedMap[str, Window[SnapCamReport]] = field(init=False)
     _targets: DistinctInWindow = field(init=False)
+    _comments: DistinctInWindow = field(init=False)
     _reported: BoundedMap[str, frozenset[str]] = field(init=False)
 
     def __post_init__(self) -> None:
         self._by_reporter = BoundedMap(max_keys=self.max_reporters)
         self._by_target = BoundedMap(max_keys=self.max_reporters)
         self._targets = DistinctInWindow(self.window)
+        self._comments = DistinctInWindow(self.window)
         self._reported = BoundedMap(max_keys=self.max_reporters)
 
     def key(self, event: Event) -> str:
@@ -149,6 +158,9 @@ class CoordinatedReportingDetector:
         together = self._group_test(reporters, event.reported_id)
         if together is not None and together[1] < p_value:
             group, p_value = together[0], together[1]
+        copied = self._copy_test(reports)
+        if copied is not None and copied[1] < p_value:
+            group, p_value, together = copied[0], copied[1], None
         share = sum(1 for r in reports if r.reporter_id in group) / len(reports)
         if len(group) < 2 or share < self.min_share or p_value >= self.alpha:
             return ()
@@ -157,7 +169,39 @@ class CoordinatedReportingDetector:
             return ()
         self._reported.put(event.reported_id, frozenset(group))
         shared = together[2] if together is not None and together[0] == group else None
-        return (self._finding(event, reports, group, [lk for lk in links if lk.a in group], share, p_value, shared),)
+        text = copied[2] if copied is not None and copied[0] == group else None
+        links = [lk for lk in links if lk.a in group]
+        return (self._finding(event, reports, group, links, share, p_value, shared, text),)
+
+    def _copy_test(self, reports: list[SnapCamReport]) -> tuple[set[str], float, str] | None:
+        """Accounts filing word for word the same comment, about clips with nothing to transcribe.
+
+        Independent witnesses describe what they saw in their own words; a ring pastes one text.
+        Null: each reporter's comment is drawn independently with that text's frequency among the
+        window's reports against other players (Laplace-smoothed, so a text nobody else used is
+        rare but not impossible); c of k reporters using it is a binomial tail, Bonferroni-corrected
+        for every text tested. Reports whose clip has a transcript are left out: there the clip
+        itself is the evidence, and witnesses of one real incident often word it alike.
+        """
+        by_text: dict[str, set[str]] = {}
+        for r in reports:
+            text = _comment_key(r.comment)
+            if r.transcript or text.count(" ") < 1:
+                continue
+            by_text.setdefault(text, set()).add(r.reporter_id)
+        candidates = {t: who for t, who in by_text.items() if len(who) >= self.min_reporters}
+        if not candidates:
+            return None
+        k = len({r.reporter_id for r in reports})
+        others_total = max(0, self._comments.total() - len(reports))
+        best: tuple[set[str], float, str] | None = None
+        for text, who in sorted(candidates.items()):
+            here = sum(1 for r in reports if _comment_key(r.comment) == text)
+            frequency = (max(0, self._comments.count(text) - here) + 1) / (others_total + 2)
+            p_value = min(1.0, len(by_text) * binom_sf(len(who), k, frequency))
+            if best is None or p_value < best[1]:
+                best = (set(who), p_value, text)
+        return best
 
     def _group_test(self, reporters: list[str], target: str) -> tuple[set[str], float, str] | None:
         """The other target most of these reporters also reported, and how unlikely that is.
@@ -183,6 +227,7 @@ class CoordinatedReportingDetector:
 
     def _remember(self, event: SnapCamReport) -> None:
         self._targets.add(event.ts, event.reported_id)
+        self._comments.add(event.ts, _comment_key(event.comment))
         for store, key in ((self._by_reporter, event.reporter_id), (self._by_target, event.reported_id)):
             store.get_or_create(key, lambda: Window(span=self.window, max_items=256)).add(event.ts, event)
 
@@ -235,6 +280,7 @@ class CoordinatedReportingDetector:
         share: float,
         p_min: float,
         shared: str | None,
+        copied: str | None = None,
     ) -> Finding:
         cred = sum(self.credibility.of(r) for r in group) / len(group)
         score = min(0.99, (1.0 - p_min) * (0.55 + 0.3 * share) + 0.15 * (self.credibility.prior() - cred))
@@ -260,9 +306,10 @@ class CoordinatedReportingDetector:
                     "expected": None,
                     "p_value": p_min,
                     "null_model": "reporters choose targets independently (hypergeometric pair overlap, "
-                    "binomial group overlap) and report at independent times (binomial co-timing), "
-                    "Bonferroni-corrected",
+                    "binomial group overlap), report at independent times (binomial co-timing) and word "
+                    "their comments independently (binomial, window-wide text frequency), Bonferroni-corrected",
                     "group_also_reported": shared,
+                    "copied_comment": copied,
                     "links": [
                         {"a": lk.a, "b": lk.b, "shared_targets": lk.shared_targets, "co_timed": lk.co_timed,
                          "shared_venues": lk.shared_venues, "p_value": lk.p_value}
@@ -275,6 +322,11 @@ class CoordinatedReportingDetector:
             table_id=event.table_id,
             tournament_id=event.tournament_id,
         )
+
+
+def _comment_key(comment: str) -> str:
+    """A comment compared word for word: case, punctuation and spacing do not make it original."""
+    return " ".join("".join(c if c.isalnum() else " " for c in comment.casefold()).split())
 
 
 def _close(ra: list[SnapCamReport], rb: list[SnapCamReport], target: str, gap: timedelta) -> bool:
