@@ -91,6 +91,7 @@ def live(tmp_path, kafka_broker):
     with sessions() as s:
         auth.create_user(s, username="mona", role="moderator", password="moderator-pass-1", actor="test",
                          now=T0)
+        auth.create_user(s, username="ada", role="admin", password="admin-pass-1", actor="test", now=T0)
     broker = kafka_broker
     ensure_topics(broker.bootstrap, partitions=1, topics=[topic])
 
@@ -155,6 +156,7 @@ def test_moderator_works_a_case_to_a_published_sanction(live, tmp_path):
         page.goto(f"{base}/console/dashboard")
         expect(page.locator("svg.chart rect").first).to_be_visible()
         page.screenshot(path=str(shots / "dashboard.png"), full_page=True)
+        _admin_changes_policy_and_sees_no_chat(page, base, shots)
         browser.close()
     assert errors == []
     consumer = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
@@ -164,3 +166,23 @@ def test_moderator_works_a_case_to_a_published_sanction(live, tmp_path):
     consumer.close()
     event = json.loads(record.value)
     assert record.key == b"p-alice" and event["type"] == "railbird.enforcement.chat_ban"
+
+
+def _admin_changes_policy_and_sees_no_chat(page, base: str, shots: Path) -> None:
+    from playwright.sync_api import expect
+
+    page.click(".logout button")
+    page.fill("#username", "ada")
+    page.fill("#password", "admin-pass-1")
+    page.click("button[type=submit]")
+    page.goto(f"{base}/console/?family=chat&status=actioned")
+    page.locator("#queue tbody tr a").first.click()
+    expect(page.locator(".chat .text").first).to_have_text("[redacted]")
+    assert "idiot" not in page.content()
+    page.click("text=Policy")
+    page.uncheck("#auto-mute")
+    page.fill("#policy-reason", "pause automatic mutes during the model retraining")
+    page.click("#policy-save")
+    expect(page.locator(".flash")).to_contain_text("Policy changed")
+    expect(page.locator("h1")).to_contain_text("revision 1")
+    page.screenshot(path=str(shots / "policy.png"), full_page=True)
