@@ -193,7 +193,7 @@ class Tournament:
 
     def _plot_sit_out(self, t: float) -> float:
         """The group's agreement, carried out again and again: one of them says "sit out now, back
-        in N minutes" in private; each clicks within a few seconds and comes back at the agreed time.
+        in N minutes" in private; each clicks within 3 s and comes back at the agreed time.
         Near the bubble and pay jumps they do it more often and for shorter spells (others bust while
         they fold nothing)."""
         rng = self.world.rng
@@ -208,10 +208,10 @@ class Tournament:
             return t
         episode = Episode(tuple(s.player.id for _, s in seats), near_payout=near)
         # Apply in time order, so every event's sitting-out count reflects the earlier ones.
-        timed = sorted((t + rng.uniform(0.0, 5.0), k) for k in range(len(seats)))
+        timed = sorted((t + rng.uniform(0.0, 3.0), k) for k in range(len(seats)))
         for at, k in timed:
             table, seat = seats[k]
-            seat.back_at = back + rng.uniform(0.0, 5.0)
+            seat.back_at = back + rng.uniform(0.0, 3.0)
             event = table.change(at, seat, "sit_out", "sitting_out")
             episode.times.append(at)
             episode.events.append(event.event_id)
