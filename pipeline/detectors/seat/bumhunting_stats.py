@@ -26,7 +26,7 @@ class BumhuntConfig:
     """Thresholds of the bumhunting statistics; defaults justified in docs/seat-integrity.md."""
 
     flight_window: float = 300.0
-    strong_z: float = 0.8
+    strong_z: float = 0.5
     weak_z: float = -0.8
     min_exposures: int = 8
     min_flights: int = 5
