@@ -108,3 +108,12 @@ def test_witnesses_wording_a_real_incident_alike_are_not_flagged() -> None:
     stock = [report(f"h{i}", f"x{i % 30}", at=200_000 + i * 600, comment="bad cam") for i in range(60)]
     same = [report(f"q{i}", "someone", at=300_000 + i * 30, comment="bad cam") for i in range(3)]
     assert _run(detector, [*stock, *same]) == []
+
+
+def test_a_pasted_first_attack_is_seen_in_a_quiet_window_too() -> None:
+    attack = [report(m, "victim", at=100 + j * 20, comment="he is cheating on cam", table_id=None)
+              for j, m in enumerate(("s1", "s2", "s3"))]
+    (finding,) = _run(CoordinatedReportingDetector(), attack)
+    assert finding.evidence["statistic"]["p_value"] < 0.01
+    # Two accounts pasting one text is not yet a ring (min_reporters is 3).
+    assert _run(CoordinatedReportingDetector(), attack[:2]) == []

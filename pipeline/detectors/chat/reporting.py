@@ -27,6 +27,11 @@ from pipeline.detectors.chat.evidence import make_finding
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.findings import Finding
 
+TEXT_PRIOR_SHARE = 0.02
+"""Share of reports assumed to carry any one comment text before the window has seen enough."""
+TEXT_PRIOR_WEIGHT = 50.0
+"""How many reports that assumption is worth against the window's own counts."""
+
 
 @dataclass(slots=True)
 class DistinctInWindow:
@@ -178,8 +183,8 @@ class CoordinatedReportingDetector:
 
         Independent witnesses describe what they saw in their own words; a ring pastes one text.
         Null: each reporter's comment is drawn independently with that text's frequency among the
-        window's reports against other players (Laplace-smoothed, so a text nobody else used is
-        rare but not impossible); c of k reporters using it is a binomial tail, Bonferroni-corrected
+        window's reports against other players, smoothed towards `TEXT_PRIOR_SHARE` (so a text
+        nobody else used is rare but not impossible, and a quiet window is not read as proof); c of k reporters using it is a binomial tail, Bonferroni-corrected
         for every text tested. Reports whose clip has a transcript are left out: there the clip
         itself is the evidence, and witnesses of one real incident often word it alike.
         """
@@ -197,7 +202,8 @@ class CoordinatedReportingDetector:
         best: tuple[set[str], float, str] | None = None
         for text, who in sorted(candidates.items()):
             here = sum(1 for r in reports if _comment_key(r.comment) == text)
-            frequency = (max(0, self._comments.count(text) - here) + 1) / (others_total + 2)
+            seen = max(0, self._comments.count(text) - here)
+            frequency = (seen + TEXT_PRIOR_SHARE * TEXT_PRIOR_WEIGHT) / (others_total + TEXT_PRIOR_WEIGHT)
             p_value = min(1.0, len(by_text) * binom_sf(len(who), k, frequency))
             if best is None or p_value < best[1]:
                 best = (set(who), p_value, text)
