@@ -69,3 +69,14 @@ def test_reports_that_name_no_table_weigh_less() -> None:
     assert _run(SnapCamTriageDetector(), unplaced) == []
     placed = [report(f"r{i}", "x", at=i * 20) for i in range(2)]
     assert len(_run(SnapCamTriageDetector(), placed)) == 1
+
+
+def test_a_comment_pasted_by_several_accounts_is_one_witness() -> None:
+    pasted = [report(r, "x", at=i * 30, comment="Bad cam, remove!") for i, r in enumerate("abc")]
+    assert _run(SnapCamTriageDetector(), pasted) == []
+    own_words = [report(r, "x", at=i * 30, comment=c)
+                 for i, (r, c) in enumerate(zip("abc", ["bad cam, remove", "weird stuff on camera", "not ok"], strict=True))]
+    assert _run(SnapCamTriageDetector(), own_words)
+    # With a transcript the clip speaks for itself: alike wording by witnesses still counts.
+    seen = [report(r, "x", at=i * 30, comment="bad cam, remove", transcript="hello") for i, r in enumerate("abc")]
+    assert _run(SnapCamTriageDetector(), seen)

@@ -86,7 +86,8 @@ class SnapCamTriageDetector:
         weight = {r.reporter_id: self._weight(r) for r in reports}
         content = [t for j in judged for t in j.terms]
         spans = {k: v for j in judged for k, v in j.spans.items()}
-        priority = _noisy_or([weight[r] * c for r, c in reporters.items()] + content)
+        voices = _independent(reports)
+        priority = _noisy_or([weight[r] * c for r, c in reporters.items() if r in voices] + content)
         signature = (len(reporters), any(v > 0 for v in content))
         if priority < self.weights.min_priority or signature <= target.last_reported:
             return ()
@@ -148,6 +149,22 @@ class SnapCamTriageDetector:
             table_id=event.table_id,
             tournament_id=event.tournament_id,
         )
+
+
+def _independent(reports: list[SnapCamReport]) -> set[str]:
+    """Reporters who count as separate witnesses: accounts pasting one comment word for word about
+    a clip with nothing to transcribe speak with one voice (the first of them), since a copied
+    claim is not a second observation (`snapcam.coordinated_reports` looks at them as a group)."""
+    voices: set[str] = set()
+    texts: set[str] = set()
+    for r in reports:
+        text = " ".join("".join(c if c.isalnum() else " " for c in r.comment.casefold()).split())
+        if not r.transcript and text.count(" ") >= 1:
+            if text in texts:
+                continue
+            texts.add(text)
+        voices.add(r.reporter_id)
+    return voices
 
 
 def _noisy_or(terms: list[float]) -> float:
