@@ -50,3 +50,23 @@ def score_from_p(p: float, *, floor: float, ceiling: float) -> float:
     """Map a p-value to a review score in [floor, ceiling]: 1e-4 -> floor, 1e-12 or less -> ceiling."""
     strength = min(1.0, max(0.0, (-math.log10(max(p, 1e-300)) - 4.0) / 8.0))
     return round(floor + (ceiling - floor) * strength, 4)
+
+
+def binom_pmf(k: int, n: int, p: float) -> float:
+    """P(X = k) for X ~ Binomial(n, p)."""
+    if k < 0 or k > n:
+        return 0.0
+    p = min(max(p, 1e-12), 1 - 1e-12)
+    return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * math.log(p) + (n - k) * math.log1p(-p))
+
+
+def binom_sum_lower(groups: list[tuple[int, float]], k: int) -> float:
+    """P(X_1 + ... + X_m <= k) for independent X_i ~ Binomial(n_i, p_i): one exact test over chances
+    that differ in their expected rate (a pooled test loses less power than combining p-values)."""
+    if k < 0:
+        return 0.0
+    dist = [1.0] + [0.0] * k
+    for n, p in groups:
+        pmf = [binom_pmf(i, n, p) for i in range(min(n, k) + 1)]
+        dist = [sum(dist[i - j] * pmf[j] for j in range(min(i, len(pmf) - 1) + 1)) for i in range(k + 1)]
+    return min(1.0, sum(dist))

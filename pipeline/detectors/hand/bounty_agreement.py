@@ -17,6 +17,7 @@ from typing import Any
 
 from pipeline.categories import rule_of
 from pipeline.contracts import CHAT, HAND, ChatMessage, Event, HandRecord
+from pipeline.detectors.hand.agreed_soft_play import agreed_soft_play_finding, soft_pairs
 from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
 from pipeline.detectors.hand.stream import HANDS_KEY, Admitted, HandStream, state_key
 from pipeline.findings import Finding, Span, stable_id
@@ -72,6 +73,8 @@ class TournamentState:
     players: dict[str, list[int]] = field(default_factory=dict)
     """player -> [spots, cooperative] with anyone."""
     emitted: set[tuple[str, ...]] = field(default_factory=set)
+    soft: dict[tuple[str, str], list[HandRecord]] = field(default_factory=dict)
+    """Pair -> heads-up hands in which neither bet into the other (a few, as evidence)."""
 
 
 class BountyAgreementDetector:
@@ -102,6 +105,8 @@ class BountyAgreementDetector:
         self.player_history: OrderedDict[str, list[int]] = OrderedDict()
         self.max_pairs = max_tournaments * 20
         self._last_clue: tuple[str, Clue | None] | None = None
+        self.private_emitted: set[tuple[str, ...]] = set()
+        """Pairs already reported for private agreement talk that named no tournament."""
 
     @property
     def state_window(self) -> timedelta:
@@ -154,13 +159,15 @@ class BountyAgreementDetector:
             return ()  # cash-table and lobby chat: no tournament to tie it to, nobody addressed
         clue = self._clue(msg)
         if msg.tournament_id is None:
-            if clue is not None:
-                for who in (msg.player_id, msg.recipient_id or ""):
-                    kept = self.private.setdefault(who, [])
-                    kept.append(clue)
-                    del kept[:-MAX_CLUES]
-                    self.private.move_to_end(who)
-            return ()
+            if clue is None:
+                return ()
+            for who in (msg.player_id, msg.recipient_id or ""):
+                kept = self.private.setdefault(who, [])
+                kept.append(clue)
+                del kept[:-MAX_CLUES]
+                self.private.move_to_end(who)
+            # Reported now (chat level); the tournament the pair plays next fuses it with play.
+            return self._chat_only(None, self.private_emitted, clue)
         state = self._state(msg.tournament_id, msg.ts)
         if len(state.nicks) < MAX_NICKS:
             state.nicks.setdefault(msg.nickname.casefold(), msg.player_id)
@@ -170,9 +177,10 @@ class BountyAgreementDetector:
         del state.clues[:-MAX_CLUES]
         found = [self._finding_for(msg.tournament_id, state, pair, msg.ts) for pair in list(state.pairs)]
         findings = [f for f in found if f is not None]
+        findings += [f for pair in list(state.soft) for f in self._agreed_soft_play(msg.tournament_id, state, pair, msg.ts)]
         if findings:
             return findings
-        return self._chat_only(msg.tournament_id, state, clue)
+        return self._chat_only(msg.tournament_id, state.emitted, clue)
 
     def _clue(self, msg: ChatMessage) -> Clue | None:
         # key() and process() both ask about the same line (the classifier is the expensive part).
@@ -196,10 +204,19 @@ class BountyAgreementDetector:
         record = verdict.record
         assert record.tournament_id is not None  # checked by the caller
         features = verdict.features
-        if features is None or not features.spots:
+        if features is None:
+            return ()
+        soft = soft_pairs(features)
+        if not features.spots and not soft:
             return ()
         state = self._state(record.tournament_id, record.ts)
         out: list[Finding] = []
+        for x, y in soft:
+            lo, hi = sorted((record.players[x], record.players[y]))
+            hands = state.soft.setdefault((lo, hi), [])
+            if len(hands) < MAX_EVIDENCE:
+                hands.append(record)
+            out.extend(self._agreed_soft_play(record.tournament_id, state, (lo, hi), record.ts))
         for spot in features.spots:
             a, b = sorted((record.players[spot.pair[0]], record.players[spot.pair[1]]))
             pair = state.pairs.setdefault((a, b), PairSpots())
@@ -218,6 +235,21 @@ class BountyAgreementDetector:
             if finding is not None:
                 out.append(finding)
         return out
+
+    def _agreed_soft_play(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> list[Finding]:
+        """Soft play under an agreement: agreement talk linking the pair, then heads-up pots between
+        them in which neither bet. Alone, a checked-down pot is ordinary; after the talk it is the
+        agreement carried out (the pair statistics need ~200 hands together for the same call)."""
+        hands = state.soft.get(pair)
+        if not hands or ("soft", *pair) in state.emitted:
+            return []
+        clues = self._linked_clues(state, pair)
+        if not clues:
+            return []
+        state.emitted.add(("soft", *pair))
+        return [agreed_soft_play_finding(
+            tournament, pair, [(c.message, c.span) for c in clues], hands, ts, detector=self.name,
+        )]
 
     def _linked_clues(self, state: TournamentState, pair: tuple[str, str]) -> list[Clue]:
         clues = [*state.clues, *self.private.get(pair[0], []), *self.private.get(pair[1], [])]
@@ -263,16 +295,18 @@ class BountyAgreementDetector:
         state.emitted.add((level, *pair))
         return self._build(tournament, pair, level, score, spots, clues, (n, k, p), ts)
 
-    def _chat_only(self, tournament: str, state: TournamentState, clue: Clue) -> Sequence[Finding]:
+    def _chat_only(self, tournament: str | None, emitted: set[tuple[str, ...]], clue: Clue) -> Sequence[Finding]:
         m = clue.message
         players = tuple(dict.fromkeys(p for p in (m.player_id, m.recipient_id) if p))
-        if ("chat", *players) in state.emitted:
+        if ("chat", *players) in emitted:
             return ()
-        state.emitted.add(("chat", *players))
+        emitted.add(("chat", *players))
+        if tournament is None and len(emitted) > self.max_pairs:
+            emitted.clear()  # bounded; at worst a pair's private talk is reported once more
         return (self._build(tournament, players, "chat", round(0.35 + 0.1 * clue.strength, 4), None, [clue], None, m.ts),)
 
     def _build(
-        self, tournament: str, players: tuple[str, ...], level: str, score: float, spots: PairSpots | None,
+        self, tournament: str | None, players: tuple[str, ...], level: str, score: float, spots: PairSpots | None,
         clues: list[Clue], play: tuple[int, int, float] | None, ts: datetime,
     ) -> Finding:
         hands = spots.hands if spots else []
@@ -286,7 +320,7 @@ class BountyAgreementDetector:
         what = {"fused": "agreement talk and cooperative bounty play", "play": "cooperative play around all-in bounty targets",
                 "chat": "agreement talk"}[level]
         return Finding(
-            finding_id=stable_id("fnd", self.name, tournament, level, *players),
+            finding_id=stable_id("fnd", self.name, tournament or "-", level, *players),
             detector=self.name,
             rule=rule_of("bounty_agreement"),
             family="hand",

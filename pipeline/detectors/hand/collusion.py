@@ -15,7 +15,7 @@ from pipeline.contracts import HAND, Event, HandRecord
 from pipeline.detectors.hand.pairs import PairBook, PairEntry, Tally
 from pipeline.detectors.hand.stream import Admitted, HandStream, state_key
 from pipeline.findings import Finding, stable_id
-from pipeline.hands.stats import binom_lower, binom_upper, fisher, normal_upper, score_from_p, shrunk_rate
+from pipeline.hands.stats import binom_lower, binom_sum_lower, normal_upper, score_from_p, shrunk_rate
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,14 +23,17 @@ class CollusionThresholds:
     """Operating points, tuned on generated play and checked on the Pluribus hands."""
 
     min_bet_chances: int = 10
-    soft_p: float = 1e-6
+    soft_p: float = 1e-5
     soft_each_p: float = 1e-2
     soft_min_gap: float = 0.08
     soft_max_ratio: float = 0.4
     """Soft play is near-total avoidance: the observed bet rate is at most this share of expected..."""
     soft_max_ratio_reverse: float = 0.5
     """...and the partner's rate back at most this share."""
+    soft_min_z: float = 2.0
+    """Normal-approximation pre-screen of one direction before its exact tail."""
     prior_strength: float = 20.0
+    villain_prior_strength: float = 60.0
     min_transfer_hands: int = 8
     dump_z: float = 5.0
     dump_min_mean_bb: float = 8.0
@@ -63,35 +66,56 @@ def _expected_bet_rate(v: PairView, t: CollusionThresholds) -> float:
     villain is checked to by everybody; that is not soft play)."""
     pop = _rate(v.population.bets, v.population.bet_chances, 0.4, 1.0)
     hero = _rate(v.base.bets, v.base.bet_chances, pop, t.prior_strength)
-    villain = _rate(v.others.bets, v.others.bet_chances, pop, t.prior_strength)
-    # Medians over opponents resist one colluding opponent (a dumper's partner inflates a mean).
+    # The villain factor only corrects for villains everybody checks to; shrunk hard, because the
+    # noise of a few dozen chances would otherwise halve the expectation (and the test's power).
+    villain = _rate(v.others.bets, v.others.bet_chances, pop, t.villain_prior_strength)
+    # A median over opponents resists one colluding opponent (a dumper's partner inflates a mean).
     if v.hero_median is not None:
         hero = min(hero, v.hero_median)
     if v.villain_median is not None:
-        villain = min(villain, v.villain_median)
+        villain = min(villain, max(v.villain_median, villain * 0.75))
     return min(0.99, hero * min(1.5, max(0.3, villain / pop)))
 
 
 def _soft_direction(v: PairView, t: CollusionThresholds) -> tuple[float, float, float]:
-    """(p-value, observed rate, expected rate) of one direction; p is 1.0 when the cheap checks
-    (effect size, normal approximation) already rule it out, so exact tails run rarely."""
+    """(p-value, observed rate, expected rate) of one direction on its own; p is 1.0 when the cheap
+    checks (effect size, normal approximation) already rule it out, so exact tails run rarely."""
     p0 = _expected_bet_rate(v, t)
     n = v.pair.bet_chances
     observed = v.pair.bets / n if n else 1.0
     if p0 - observed < t.soft_min_gap or observed > t.soft_max_ratio_reverse * p0:
         return 1.0, observed, p0
-    if (p0 * n - v.pair.bets) / math.sqrt(n * p0 * (1 - p0)) < 2.5:
+    if (p0 * n - v.pair.bets) / math.sqrt(n * p0 * (1 - p0)) < t.soft_min_z:
         return 1.0, observed, p0
-    p_values = [binom_lower(v.pair.bets, n, p0)]
-    if v.pair.strong_chances:
-        pop_strong = _rate(v.population.strong_checks, v.population.strong_chances, 0.3, 1.0)
-        q0 = _rate(v.base.strong_checks, v.base.strong_chances, pop_strong, t.prior_strength)
-        p_values.append(binom_upper(v.pair.strong_checks, v.pair.strong_chances, q0))
-    return fisher(p_values), observed, p0
+    return binom_lower(v.pair.bets, n, p0), observed, p0
+
+
+def _chance_groups(v: PairView, t: CollusionThresholds) -> list[tuple[int, int, float]]:
+    """(chances, bets, expected bet rate) of one direction, split into chances with a strong, leading
+    hand (a player bets those far more often, so checking one says more) and the rest."""
+    p0 = _expected_bet_rate(v, t)
+    pop, base, pair = v.population, v.base, v.pair
+    pop_strong = 1.0 - _rate(pop.strong_checks, pop.strong_chances, 0.3, 1.0)
+    strong = 1.0 - _rate(base.strong_checks, base.strong_chances, 1.0 - pop_strong, t.prior_strength)
+    # The hero's rate without strong hands relative to his overall rate, from his own baseline.
+    pop_weak = _rate(pop.bets - (pop.strong_chances - pop.strong_checks), pop.bet_chances - pop.strong_chances, 0.3, 1.0)
+    weak_base = _rate(base.bets - (base.strong_chances - base.strong_checks), base.bet_chances - base.strong_chances,
+                      pop_weak, t.prior_strength)
+    overall_base = _rate(base.bets, base.bet_chances, _rate(pop.bets, pop.bet_chances, 0.4, 1.0), t.prior_strength)
+    weak = p0 * min(1.0, weak_base / overall_base) if overall_base > 0 else p0
+    strong_bets = pair.strong_chances - pair.strong_checks
+    return [
+        (pair.strong_chances, strong_bets, max(strong, weak)),
+        (pair.bet_chances - pair.strong_chances, pair.bets - strong_bets, weak),
+    ]
 
 
 def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[str, Any] | None:
-    """Statistic when both players bet into each other far less than expected, else None."""
+    """Statistic when both players bet into each other far less than expected, else None.
+
+    Each direction must be low on its own (soft play is an agreement), then one exact test pools
+    every chance of both directions: P(total bets <= observed) under each chance's own expected
+    rate (strong, leading hands checked weigh more)."""
     if min(ab.pair.bet_chances, ba.pair.bet_chances) < t.min_bet_chances // 2 or ab.pair.bet_chances < t.min_bet_chances:
         return None
     p_ab, observed, p0 = _soft_direction(ab, t)
@@ -100,7 +124,8 @@ def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[s
     p_ba, observed_ba, p0_ba = _soft_direction(ba, t)
     if p_ba > t.soft_each_p or observed_ba > t.soft_max_ratio_reverse * p0_ba:
         return None
-    p = fisher([p_ab, p_ba])
+    groups = [*_chance_groups(ab, t), *_chance_groups(ba, t)]
+    p = binom_sum_lower([(n, rate) for n, _, rate in groups if n > 0], sum(k for _, k, _ in groups))
     if p > t.soft_p:
         return None
     return {
@@ -110,11 +135,13 @@ def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[s
         "reverse_value": round(observed_ba, 4),
         "reverse_expected": round(p0_ba, 4),
         "p_value": p,
-        "null_model": "binomial at the player's own shrunk bet rate against others, scaled by how others "
-        "bet into the partner; both directions, Fisher-combined with checks of strong, leading hands",
+        "null_model": "independent binomials per betting chance of both players against each other, at each "
+        "player's own shrunk bet rate against others (strong, leading hands at his rate for those), scaled "
+        "by how others bet into the partner; pooled lower tail of the total bets",
         "bet_chances": ab.pair.bet_chances,
-        "strong_checks": ab.pair.strong_checks,
-        "strong_chances": ab.pair.strong_chances,
+        "reverse_bet_chances": ba.pair.bet_chances,
+        "strong_checks": ab.pair.strong_checks + ba.pair.strong_checks,
+        "strong_chances": ab.pair.strong_chances + ba.pair.strong_chances,
         "check_downs": ab.pair.check_downs,
     }
 
