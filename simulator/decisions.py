@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Literal
 
 from simulator.cards import category, preflop_top, rank_hand
 
@@ -79,8 +80,12 @@ def _raise(spot: Spot, target: int) -> Decision:
     return ("cbr", min(amount, spot.max_to)) if spot.can_raise else ("cc", 0)
 
 
-def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> Decision | None:
-    """The planted tactic for this spot, or None to play the persona's normal game."""
+Tactic = Literal["dump", "soft", "target"]
+"""Which planted tactic decided an action: chip dumping, soft play between friends, bounty hunting."""
+
+
+def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> tuple[Decision, Tactic] | None:
+    """The planted tactic for this spot and its name, or None to play the persona's normal game."""
     i = spot.index
     if tactics.dump is not None and spot.live == frozenset(tactics.dump):
         dumper, _ = tactics.dump
@@ -89,41 +94,43 @@ def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> Decision | N
                 # Bet big but never all-in: the dumper must be able to fold the river and lose.
                 bet = min(max(spot.big_blind * 3, spot.pot * 4 // 5), spot.big_blind * 25)
                 amount = min(spot.current + bet, spot.max_to - spot.big_blind)
-                return ("cbr", amount) if spot.can_raise and amount >= spot.min_raise_to else ("cc", 0)
-            return ("f", 0) if spot.street == 3 or spot.to_call * 2 > spot.max_to else ("cc", 0)
+                return (("cbr", amount) if spot.can_raise and amount >= spot.min_raise_to else ("cc", 0)), "dump"
+            return (("f", 0) if spot.street == 3 or spot.to_call * 2 > spot.max_to else ("cc", 0)), "dump"
         if spot.to_call > 0 and spot.street == 3:
-            return _raise(spot, spot.current * 5 // 2)
-        return ("cc", 0)
+            return _raise(spot, spot.current * 5 // 2), "dump"
+        return ("cc", 0), "dump"
     friends = _friends_of(i, tactics)
     if not friends:
         return None
     others = spot.live - {i}
     if others and others <= friends:
         # Soft play: friends check it down and never raise each other.
-        return ("cc", 0) if spot.to_call <= spot.big_blind * 2 or spot.street > 0 else ("f", 0)
+        return (("cc", 0) if spot.to_call <= spot.big_blind * 2 or spot.street > 0 else ("f", 0)), "soft"
     if tactics.target is not None and tactics.target in spot.live and tactics.target != i:
         if spot.last_aggressor in friends:
-            return ("cc", 0)
+            return ("cc", 0), "target"
         if spot.to_call == 0 or spot.last_aggressor == tactics.target:
-            return _raise(spot, spot.current + max(spot.big_blind * 2, spot.pot * 3 // 4)) if rng.random() < 0.7 else ("cc", 0)
+            hunt = _raise(spot, spot.current + max(spot.big_blind * 2, spot.pot * 3 // 4))
+            return (hunt if rng.random() < 0.7 else ("cc", 0)), "target"
     return None
 
 
 def decide(
     spot: Spot, *, hole: tuple[int, int], board: list[int], style: Style, tactics: Tactics,
     active: bool, all_in_or_fold: bool, rng: random.Random,
-) -> tuple[Decision, bool]:
-    """The action a player takes and whether a planted tactic chose it; callers enforce legality."""
+) -> tuple[Decision, Tactic | None]:
+    """The action a player takes and which planted tactic chose it (None: the persona's own game);
+    callers enforce legality."""
     if not active:
-        return (("cc", 0) if spot.to_call == 0 else ("f", 0)), False
+        return (("cc", 0) if spot.to_call == 0 else ("f", 0)), None
     planted = _collusive(spot, tactics, rng)
     if planted is not None:
-        return planted, True
+        return planted
     if spot.street == 0 and 0 < spot.to_call * 10 <= spot.max_to and spot.live & _friends_of(spot.index, tactics) \
             and rng.random() < 0.5:
         # Colluders call along when a partner is in the pot: more hands played together.
-        return ("cc", 0), False
-    return _persona(spot, hole=hole, board=board, style=style, all_in_or_fold=all_in_or_fold, rng=rng), False
+        return ("cc", 0), None
+    return _persona(spot, hole=hole, board=board, style=style, all_in_or_fold=all_in_or_fold, rng=rng), None
 
 
 def _persona(

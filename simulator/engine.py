@@ -55,6 +55,8 @@ class HandOutcome:
     """Players who showed their cards."""
     planted: bool = False
     """A collusive tactic decided at least one action."""
+    soft_played: bool = False
+    """Of those, friends left alone in the pot soft-played each other (not only hunted a target)."""
 
 
 class _Table:
@@ -73,6 +75,7 @@ class _Table:
         self.opener = 0
         self.street = 0
         self.planted = False
+        self.soft_played = False
         deck = list(DECK)
         rng.shuffle(deck)
         self.deck = deck
@@ -132,12 +135,13 @@ class _Table:
                 can_raise=others and i in may_raise and max_to > current, live=frozenset(live),
                 last_aggressor=aggressor, big_blind=self.setup.big_blind,
             )
-            (kind, amount), planted = decide(
+            (kind, amount), tactic = decide(
                 spot, hole=self.holes[i], board=self.board, style=self.setup.styles[i],
                 tactics=self.setup.tactics, active=not self.setup.active or self.setup.active[i],
                 all_in_or_fold=self.setup.all_in_or_fold, rng=self.rng,
             )
-            self.planted = self.planted or planted
+            self.planted = self.planted or tactic is not None
+            self.soft_played = self.soft_played or tactic == "soft"
             may_raise.discard(i)
             if kind == "f" and to_call > 0:
                 self.folded[i] = True
@@ -226,4 +230,5 @@ def play_hand(setup: HandSetup, rng: random.Random) -> HandOutcome:
     return HandOutcome(
         actions=tuple(table.actions), holes=tuple(table.holes), finishing=finishing,
         winnings=tuple(winnings), pots=tuple(pots), showdown=tuple(shown), planted=table.planted,
+        soft_played=table.soft_played,
     )

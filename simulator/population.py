@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from simulator.config import PERSONAS, Persona, RoomConfig
 from simulator.phrases import LANGUAGE_SHARE, LANGUAGES, NICKNAME_PARTS, OFFENSIVE_NICKNAMES
@@ -69,6 +69,8 @@ GROUP_PLAN: tuple[tuple[str, int], ...] = (
     ("bounty", 2), ("false_report", 4), ("false_report", 3),
 )
 """Kind and size of each planted group of colluding or linked accounts."""
+SOFT_PLAY_PERSONA = replace(PERSONAS["colluder"], stint_hands=400, early_leave=0.0)
+"""Soft-play partners: sessions of ~400 hands (several hours) rather than a colluder's ~90."""
 
 
 def build_population(config: RoomConfig, rng: random.Random) -> Population:
@@ -114,6 +116,9 @@ def build_population(config: RoomConfig, rng: random.Random) -> Population:
         members = tuple(make(persona).id for _ in range(size))
         for member in members:
             players[member].group = index
+            if kind == "soft_play":
+                # A soft-playing team grinds long sessions together (that is the point of it).
+                players[member].persona = SOFT_PLAY_PERSONA
         groups.append(Group(index, kind, members))
     while len(players) < n:
         make("recreational" if rng.random() < 0.65 else "regular")

@@ -48,6 +48,34 @@ class _Rendezvous:
         return now + 1800.0
 
 
+class _SoftPlayTeam:
+    """Seats a soft-play team together at one regular table and keeps it there: whoever is not
+    seated (a stint ended, a rebuy) rejoins the partners' table when a seat opens. The lobby's
+    own partner logic let each sit at a different table for a whole session."""
+
+    def __init__(self, world: World, tables: list[CashTable], members: list[Player]) -> None:
+        self.world = world
+        self.tables = [t for t in tables if not t.reserved and t.fmt == "regular" and t.seating.max_seats > 2]
+        self.members = members
+
+    def step(self, now: float) -> float | None:
+        free = [p for p in self.members if not p.tables and p.in_tournament is None and p.rest_until <= now]
+        if not free:
+            return now + 10.0
+        seated = {t for p in self.members for t in p.tables}
+        homes = [t for t in self.tables if t.table_id in seated]
+        if homes:
+            home = homes[0]
+            for p in free[: max(0, home.open_seats())]:
+                if all(q is not p for q in home.pending):
+                    home.pending.append(p)
+        elif len(free) == len(self.members):
+            options = [t for t in self.tables if t.open_seats() >= len(free)]
+            if options:
+                options[self.world.rng.randrange(len(options))].pending.extend(free)
+        return now + 10.0
+
+
 class Room:
     """One simulated poker room for `config.minutes` of room time."""
 
@@ -65,21 +93,17 @@ class Room:
         self.chatter = Chatter(w, railbirds)
         self.plots: dict[str, Plot] = {}
         self.hunts: dict[str, Hunt] = {}
-        partners: dict[str, tuple[str, ...]] = {}
         for g in self.population.groups:
             if g.kind in ("soft_play", "chip_dumping"):
                 self.plots[str(g.index)] = Plot(g.kind, g.members)
-            if g.kind == "soft_play":
-                for m in g.members:
-                    partners[m] = tuple(x for x in g.members if x != m)
-        self.tables = self._cash_tables(partners)
+        self.tables = self._cash_tables()
         self.tournaments = self._tournaments()
         self._offensive = {p.id for p in self.population.players.values() if p.offensive_nickname}
         self._nick_seen: dict[str, list[ChatMessage]] = {}
         self.finished = False
         """True once the room has run to its end (or was stopped) and the truth is final."""
 
-    def _cash_tables(self, partners: dict[str, tuple[str, ...]]) -> list[CashTable]:
+    def _cash_tables(self) -> list[CashTable]:
         w = self.world
         count = max(len(TABLE_PLAN), self.config.players // 9)
         tables = []
@@ -99,7 +123,9 @@ class Room:
         players = self.population.players
         for g in self.population.group("chip_dumping"):
             w.schedule(w.rng.uniform(*self.config.rates.first_plant_s), _Rendezvous(dumping, [players[m] for m in g.members]))
-        w.schedule(0.0, Lobby(w, tables, partners))
+        for g in self.population.group("soft_play"):
+            w.schedule(w.rng.uniform(*self.config.rates.first_plant_s), _SoftPlayTeam(w, tables, [players[m] for m in g.members]))
+        w.schedule(0.0, Lobby(w, tables, {}))
         w.schedule(0.5, LobbyChat(w))
         w.schedule(0.7, SnapCam(w, self.population.group("false_report")))
         return tables

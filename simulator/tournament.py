@@ -4,6 +4,7 @@ collusion planted in them (synchronised sit-outs, bounty agreements with soft pl
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field
 
 from pipeline.contracts.seat import TournamentStanding
@@ -76,6 +77,8 @@ class Tournament:
         self.hunters = hunters
         self.target: str | None = None
         self.plot_hands: list[tuple[float, str]] = []
+        self.soft_hands: list[tuple[float, str]] = []
+        """Plot hands in which the hunters, alone in the pot, soft-played each other."""
         self.episodes: list[Episode] = []
         self.next_plot = 0.0
         self.agreement: tuple[float, str] | None = None
@@ -144,8 +147,11 @@ class Tournament:
             return
         lines = [line for line in VIOLATIONS["collusion_talk"][a.language] if "{t}" in line]
         text = lines[self.world.rng.randrange(len(lines))].replace("{t}", target.nickname)
-        message = self.world.chat(t, a, text, channel="private", recipient=b.id, tournament_id=self.spec.tournament_id)
-        self.world.chat(t + 4.0, b, "ok 👍", channel="private", recipient=a.id, tournament_id=self.spec.tournament_id)
+        # Half the time from the lobby's private messages, which name no tournament (chosen by the
+        # target's id, not the room's random stream, so the rest of the room is unchanged).
+        tid = self.spec.tournament_id if zlib.crc32(target.id.encode()) % 2 else None
+        message = self.world.chat(t, a, text, channel="private", recipient=b.id, tournament_id=tid)
+        self.world.chat(t + 4.0, b, "ok 👍", channel="private", recipient=a.id, tournament_id=tid)
         self.agreement = (t, message.event_id)
         self.world.plant(TruthRow(
             category="collusion_talk", players=(a.id, b.id), start=message.ts, end=message.ts,
@@ -279,6 +285,8 @@ class Tournament:
         outcome = play(self.world, deal, start=start, end=end, hand_id=hand_id)
         if outcome.planted:
             self.plot_hands.append((end, hand_id))
+        if outcome.soft_played:
+            self.soft_hands.append((end, hand_id))
         for seat, stack in zip(order, outcome.finishing, strict=True):
             seat.stack = stack
             seat.hands += 1
@@ -339,6 +347,7 @@ class Tournament:
         w = self.world
         tid = self.spec.tournament_id
         self.plot_hands = [h for h in self.plot_hands if h[0] <= w.end]
+        self.soft_hands = [h for h in self.soft_hands if h[0] <= w.end]
         self._plant_sit_out_agreement()
         if self.agreement is None:
             return
@@ -353,9 +362,12 @@ class Tournament:
             event_ids=(chat_id, *hand_ids), tournament_id=tid,
             detail={"target": self.target, "target_eliminated": self.target_out is not None},
         ))
-        if hand_ids:
+        if self.soft_hands:
+            # Soft play only where they were alone in a pot together: ganging up on the target in
+            # a multiway pot is the bounty agreement, not soft play.
             w.plant(TruthRow(
-                category="soft_play", players=self.hunters, start=w.ts(self.plot_hands[0][0]),
-                end=w.ts(self.plot_hands[-1][0]), event_ids=hand_ids, tournament_id=tid,
-                detail={"context": "bounty agreement", "target": self.target},
+                category="soft_play", players=self.hunters, start=w.ts(self.soft_hands[0][0]),
+                end=w.ts(self.soft_hands[-1][0]), event_ids=tuple(h[1] for h in self.soft_hands),
+                tournament_id=tid,
+                detail={"context": "bounty agreement", "target": self.target, "hands": len(self.soft_hands)},
             ))
