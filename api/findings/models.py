@@ -39,8 +39,10 @@ class FindingRow(Base):
 
 
 class FindingPlayer(Base):
-    """Every player a finding names (pairs, groups, victims, bounty targets), not just its subject:
-    what makes a finding and its case show up in each named player's history."""
+    """The players a finding names besides its subject (partners, group members, victims, bounty
+    targets): what makes a finding and its case show up in each named player's history. The
+    subject is `findings.subject_id` (indexed there), so one-player findings, most of them, cost
+    no extra row at ingestion."""
 
     __tablename__ = "finding_players"
     __table_args__ = (
@@ -52,6 +54,6 @@ class FindingPlayer(Base):
     player_id: Mapped[str] = mapped_column(String(128), primary_key=True)
     case_id: Mapped[str] = mapped_column(ForeignKey("cases.id"))
     position: Mapped[int] = mapped_column(Integer)
-    """Index in the finding's `players`: 0 is the main subject."""
+    """Index in the finding's `players` (1 and up: 0 is the subject, not stored here)."""
     ts: Mapped[datetime] = mapped_column(UtcDateTime)
     """The finding's time, copied so a player's history is one index range."""

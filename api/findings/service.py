@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from api.cases import service as cases
@@ -61,9 +61,10 @@ def _store(session: Session, *, findings: list[Finding], now: datetime, result: 
     inserted = insert_many_ignore(session, FindingRow, rows, ("finding_id",))
     named = sorted((_named_row(f, position=i, player=p, case_id=case_of[f.finding_id].id)
                     for f in findings if f.finding_id in inserted
-                    for i, p in enumerate(dict.fromkeys(f.players))),
+                    for i, p in enumerate(dict.fromkeys(f.players)) if i > 0),
                    key=lambda r: (str(r["finding_id"]), str(r["player_id"])))
-    insert_many_ignore(session, FindingPlayer, named, ("finding_id", "player_id"))
+    if named:  # only findings this batch inserted: no conflict possible, so a plain insert
+        session.execute(insert(FindingPlayer), named)
     actions: list[tuple[ActionProposal, str, str]] = []
     for finding in findings:
         if finding.finding_id not in inserted:  # a concurrent writer stored it first

@@ -25,13 +25,18 @@ class PlayerHistory:
 
 def history(session: Session, *, player_id: str, limit: int) -> PlayerHistory:
     """Newest first, `limit` of each."""
-    findings = session.scalars(
+    # Two index range scans (as subject, as another named player), merged: an OR would not seek.
+    own = session.scalars(select(FindingRow).where(FindingRow.subject_id == player_id)
+                          .order_by(FindingRow.ts.desc(), FindingRow.finding_id).limit(limit))
+    named = session.scalars(
         select(FindingRow).join(FindingPlayer, FindingPlayer.finding_id == FindingRow.finding_id)
         .where(FindingPlayer.player_id == player_id)
         .order_by(FindingPlayer.ts.desc(), FindingRow.finding_id).limit(limit))
+    by_id = {f.finding_id: f for f in (*own, *named)}
+    findings = sorted(by_id.values(), key=lambda f: (-f.ts.timestamp(), f.finding_id))[:limit]
     named_in = select(FindingPlayer.case_id).where(FindingPlayer.player_id == player_id)
     cases = session.scalars(select(Case).where(or_(Case.subject_id == player_id, Case.id.in_(named_in)))
                             .order_by(Case.created_at.desc(), Case.id).limit(limit))
     sanctions = session.scalars(select(Sanction).where(Sanction.player_id == player_id)
                                 .order_by(Sanction.created_at.desc()).limit(limit))
-    return PlayerHistory(player_id, list(findings), list(cases), list(sanctions))
+    return PlayerHistory(player_id, findings, list(cases), list(sanctions))

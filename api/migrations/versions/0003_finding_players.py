@@ -1,4 +1,4 @@
-"""finding_players: every player a finding names, backfilled from findings.players
+"""finding_players: the players a finding names besides its subject, backfilled from findings.players
 
 Revision ID: 0003
 Revises: 0002
@@ -58,6 +58,8 @@ def _backfill(table: sa.Table) -> None:
         for finding_id, case_id, players, ts in rows:
             named = json.loads(players) if isinstance(players, str) else (players or [])
             for position, player in enumerate(dict.fromkeys(str(p) for p in named)):
+                if position == 0:
+                    continue  # the subject: findings.subject_id
                 out.append({"finding_id": finding_id, "player_id": player, "case_id": case_id,
                             "position": position, "ts": ts})
         if out:
