@@ -25,15 +25,20 @@ from models.chat.recipe_features import TextFeatures, nb_ratios
 
 Objective = Callable[[NDArray[np.int64], NDArray[np.int64]], float]
 FeatureFactory = Callable[[], TextFeatures]
+ModelFactory = Callable[[], "OneVsRestNB"]
 
 
 class NBLogistic:
-    """Binary classifier: NB log-count-ratio scaled features -> logistic regression."""
+    """Binary classifier: NB log-count-ratio scaled features -> logistic regression (with
+    `nb=False`: plain logistic regression on the TF-IDF features)."""
 
-    def __init__(self, *, c: float, seed: int, balanced: bool = False, alpha: float = 1.0) -> None:
+    def __init__(
+        self, *, c: float, seed: int, balanced: bool = False, nb: bool = True, alpha: float = 1.0
+    ) -> None:
         self.c = c
         self.seed = seed
         self.balanced = balanced
+        self.nb = nb
         self.alpha = alpha
         self._ratios: NDArray[np.float32] | None = None
         self._lr: LogisticRegression | None = None
@@ -42,30 +47,34 @@ class NBLogistic:
         """Fit on 0/1 labels; both classes must be present."""
         if len(np.unique(y)) != 2:
             raise ValueError("NBLogistic needs both classes in the training labels")
-        self._ratios = nb_ratios(x, y, alpha=self.alpha)
+        self._ratios = nb_ratios(x, y, alpha=self.alpha) if self.nb else None
         self._lr = LogisticRegression(
             C=self.c,
             class_weight="balanced" if self.balanced else None,
             solver="liblinear",
             random_state=self.seed,
         )
-        self._lr.fit(x.multiply(self._ratios).tocsr(), y)
+        self._lr.fit(self._scale(x), y)
         return self
+
+    def _scale(self, x: sp.csr_matrix) -> sp.csr_matrix:
+        return x if self._ratios is None else x.multiply(self._ratios).tocsr()
 
     def decision_function(self, x: sp.csr_matrix) -> NDArray[np.float64]:
         """Signed margin: higher = more likely the positive class."""
-        if self._lr is None or self._ratios is None:
+        if self._lr is None:
             raise RuntimeError("NBLogistic used before fit")
-        return np.asarray(self._lr.decision_function(x.multiply(self._ratios).tocsr()), dtype=np.float64)
+        return np.asarray(self._lr.decision_function(self._scale(x)), dtype=np.float64)
 
 
 class OneVsRestNB:
     """One NBLogistic per class (each with its own ratios); scores are the per-class margins."""
 
-    def __init__(self, *, c: float, seed: int, balanced: bool = True) -> None:
+    def __init__(self, *, c: float, seed: int, balanced: bool = True, nb: bool = True) -> None:
         self.c = c
         self.seed = seed
         self.balanced = balanced
+        self.nb = nb
         self.classes_: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._models: list[NBLogistic] = []
 
@@ -75,7 +84,9 @@ class OneVsRestNB:
         if len(self.classes_) < 2:
             raise ValueError("OneVsRestNB needs at least two classes")
         self._models = [
-            NBLogistic(c=self.c, seed=self.seed, balanced=self.balanced).fit(x, (y == k).astype(np.int64))
+            NBLogistic(c=self.c, seed=self.seed, balanced=self.balanced, nb=self.nb).fit(
+                x, (y == k).astype(np.int64)
+            )
             for k in self.classes_
         ]
         return self
@@ -132,7 +143,7 @@ def out_of_fold_scores(
     y: NDArray[np.int64],
     *,
     make_features: FeatureFactory,
-    c: float,
+    make_model: ModelFactory,
     seed: int,
     folds: int,
 ) -> NDArray[np.float64]:
@@ -143,7 +154,7 @@ def out_of_fold_scores(
     for fit_idx, held_idx in splitter.split(np.zeros(len(y)), y):
         feats = make_features()
         x_fit = feats.fit_transform([texts[i] for i in fit_idx])
-        model = OneVsRestNB(c=c, seed=seed).fit(x_fit, y[fit_idx])
+        model = make_model().fit(x_fit, y[fit_idx])
         scores[held_idx] = model.decision_function(feats.transform([texts[i] for i in held_idx]))
     return scores
 
@@ -156,18 +167,20 @@ def multiclass_recipe(
     *,
     make_features: FeatureFactory,
     objective: Objective,
-    c: float,
+    make_model: ModelFactory,
     seed: int,
     folds: int = 4,
 ) -> MulticlassResult:
     """Offsets tuned on out-of-fold TRAIN scores; the final model is refitted on all of TRAIN and
     the offsets applied to its test scores."""
-    oof = out_of_fold_scores(train_texts, train_y, make_features=make_features, c=c, seed=seed, folds=folds)
+    oof = out_of_fold_scores(
+        train_texts, train_y, make_features=make_features, make_model=make_model, seed=seed, folds=folds
+    )
     classes = np.unique(train_y)
     offsets = tune_offsets(oof, train_y, classes, objective)
     oof_value = objective(train_y, classes[np.argmax(oof + offsets, axis=1)])
     feats = make_features()
-    model = OneVsRestNB(c=c, seed=seed).fit(feats.fit_transform(train_texts), train_y)
+    model = make_model().fit(feats.fit_transform(train_texts), train_y)
     scores = model.decision_function(feats.transform(test_texts)) + offsets
     pred = np.asarray(model.classes_[np.argmax(scores, axis=1)], dtype=np.int64)
     return MulticlassResult(test_y, pred, offsets, oof_value)

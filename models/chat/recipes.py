@@ -22,7 +22,7 @@ from sklearn.metrics import f1_score, roc_auc_score
 
 from models.chat.data import LOADERS, Sample
 from models.chat.recipe_features import FeatureSpec, SlangNormalizer, TextFeatures
-from models.chat.recipe_models import Objective, binary_scores, macro_f1, multiclass_recipe
+from models.chat.recipe_models import Objective, OneVsRestNB, binary_scores, macro_f1, multiclass_recipe
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,8 @@ def vihsd(root: Path, seed: int) -> dict[str, float]:
     train, test = _split(LOADERS["vihsd"](root), ("train", "dev"), "test")
     result = multiclass_recipe(
         _texts(train), _labels(train), _texts(test), _labels(test),
-        make_features=TextFeatures, objective=macro_f1, c=VIHSD_C, seed=seed,
+        make_features=TextFeatures, objective=macro_f1, seed=seed,
+        make_model=partial(OneVsRestNB, c=VIHSD_C, seed=seed, nb=False),
     )  # fmt: skip
     return {"vihsd_3class_macro_f1": macro_f1(result.y_true, result.y_pred)}
 
@@ -86,7 +87,8 @@ def davidson(root: Path, seed: int) -> dict[str, float]:
     objective: Objective = davidson_objective
     result = multiclass_recipe(
         _texts(train), _labels(train), _texts(test), _labels(test),
-        make_features=TextFeatures, objective=objective, c=DAVIDSON_C, seed=seed,
+        make_features=TextFeatures, objective=objective, seed=seed,
+        make_model=partial(OneVsRestNB, c=DAVIDSON_C, seed=seed, nb=False),
     )  # fmt: skip
     y, pred = result.y_true, result.y_pred
     return {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import random
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -75,7 +76,7 @@ def test_multiclass_recipe_beats_majority_and_tunes_on_train_only() -> None:
         test_y,
         make_features=TextFeatures,
         objective=macro_f1,
-        c=4.0,
+        make_model=partial(OneVsRestNB, c=4.0, seed=0),
         seed=0,
         folds=3,
     )
