@@ -117,3 +117,16 @@ def test_a_pasted_first_attack_is_seen_in_a_quiet_window_too() -> None:
     assert finding.evidence["statistic"]["p_value"] < 0.01
     # Two accounts pasting one text is not yet a ring (min_reporters is 3).
     assert _run(CoordinatedReportingDetector(), attack[:2]) == []
+
+
+def test_two_pasted_waves_against_one_player_are_two_groups() -> None:
+    detector = CoordinatedReportingDetector()
+    _run(detector, _background())
+    first = [report(m, "victim", at=300_000 + j * 20, comment="bad cam, remove", table_id=None)
+             for j, m in enumerate(("a1", "a2", "a3"))]
+    second = [report(m, "victim", at=301_500 + j * 20, comment="bad cam, remove", table_id=None)
+              for j, m in enumerate(("b1", "b2", "b3"))]
+    found = _run(detector, first)
+    assert found and set(found[-1].players) == {"a1", "a2", "a3"}
+    later = _run(detector, second)
+    assert later and set(later[-1].players) == {"b1", "b2", "b3"}

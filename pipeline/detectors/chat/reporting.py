@@ -163,10 +163,11 @@ class CoordinatedReportingDetector:
         together = self._group_test(reporters, event.reported_id)
         if together is not None and together[1] < p_value:
             group, p_value = together[0], together[1]
-        copied = self._copy_test(reports)
-        if copied is not None and copied[1] < p_value:
-            group, p_value, together = copied[0], copied[1], None
         share = sum(1 for r in reports if r.reporter_id in group) / len(reports)
+        copied = self._copy_test(reports, event)
+        if copied is not None and copied[1] < p_value:
+            # A pasted wave is judged on its own stretch of time: two rings may pick one victim.
+            group, p_value, together, share = copied[0], copied[1], None, copied[3]
         if len(group) < 2 or share < self.min_share or p_value >= self.alpha:
             return ()
         before = self._reported.get(event.reported_id)
@@ -178,36 +179,42 @@ class CoordinatedReportingDetector:
         links = [lk for lk in links if lk.a in group]
         return (self._finding(event, reports, group, links, share, p_value, shared, text),)
 
-    def _copy_test(self, reports: list[SnapCamReport]) -> tuple[set[str], float, str] | None:
+    def _copy_test(
+        self, reports: list[SnapCamReport], event: SnapCamReport
+    ) -> tuple[set[str], float, str, float] | None:
         """Accounts filing word for word the same comment, about clips with nothing to transcribe.
 
         Independent witnesses describe what they saw in their own words; a ring pastes one text.
+        The wave is this report's: reports of the same text against the target, each within
+        `co_window` of the previous; its share is taken over the reports filed around it.
         Null: each reporter's comment is drawn independently with that text's frequency among the
         window's reports against other players, smoothed towards `TEXT_PRIOR_SHARE` (so a text
         nobody else used is rare but not impossible, and a quiet window is not read as proof); c of k reporters using it is a binomial tail, Bonferroni-corrected
         for every text tested. Reports whose clip has a transcript are left out: there the clip
         itself is the evidence, and witnesses of one real incident often word it alike.
         """
-        by_text: dict[str, set[str]] = {}
-        for r in reports:
-            text = _comment_key(r.comment)
-            if r.transcript or text.count(" ") < 1:
-                continue
-            by_text.setdefault(text, set()).add(r.reporter_id)
-        candidates = {t: who for t, who in by_text.items() if len(who) >= self.min_reporters}
-        if not candidates:
+        text = _comment_key(event.comment)
+        if event.transcript or text.count(" ") < 1:
             return None
-        k = len({r.reporter_id for r in reports})
+        same = sorted((r for r in reports if not r.transcript and _comment_key(r.comment) == text), key=lambda r: r.ts)
+        waves: list[list[SnapCamReport]] = []
+        for r in same:
+            if not waves or r.ts - waves[-1][-1].ts > self.co_window:
+                waves.append([])
+            waves[-1].append(r)
+        wave = next((w for w in waves if any(r.report_id == event.report_id for r in w)), [])
+        who = {r.reporter_id for r in wave}
+        if len(who) < self.min_reporters:
+            return None
+        around = [r for r in reports if wave[0].ts - self.co_window <= r.ts <= wave[-1].ts + self.co_window]
+        k = len({r.reporter_id for r in around})
         others_total = max(0, self._comments.total() - len(reports))
-        best: tuple[set[str], float, str] | None = None
-        for text, who in sorted(candidates.items()):
-            here = sum(1 for r in reports if _comment_key(r.comment) == text)
-            seen = max(0, self._comments.count(text) - here)
-            frequency = (seen + TEXT_PRIOR_SHARE * TEXT_PRIOR_WEIGHT) / (others_total + TEXT_PRIOR_WEIGHT)
-            p_value = min(1.0, len(by_text) * binom_sf(len(who), k, frequency))
-            if best is None or p_value < best[1]:
-                best = (set(who), p_value, text)
-        return best
+        seen = max(0, self._comments.count(text) - len(same))
+        frequency = (seen + TEXT_PRIOR_SHARE * TEXT_PRIOR_WEIGHT) / (others_total + TEXT_PRIOR_WEIGHT)
+        tested = len({_comment_key(r.comment) for r in reports})
+        p_value = min(1.0, tested * binom_sf(len(who), k, frequency))
+        share = sum(1 for r in around if r.reporter_id in who) / len(around)
+        return who, p_value, text, share
 
     def _group_test(self, reporters: list[str], target: str) -> tuple[set[str], float, str] | None:
         """The other target most of these reporters also reported, and how unlikely that is.
