@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold
+from sklearn.svm import LinearSVC
 
 from models.chat.recipe_features import TextFeatures, nb_ratios
 
@@ -186,6 +187,12 @@ def multiclass_recipe(
     return MulticlassResult(test_y, pred, offsets, oof_value)
 
 
+def _standardised(train_margins: NDArray[np.float64], margins: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Margins on the scale of the training margins, so two models can be averaged."""
+    spread = float(train_margins.std()) or 1.0
+    return (margins - float(train_margins.mean())) / spread
+
+
 def binary_scores(
     train_texts: Sequence[str],
     train_y: NDArray[np.int64],
@@ -194,8 +201,19 @@ def binary_scores(
     make_features: FeatureFactory,
     c: float,
     seed: int,
+    svc_c: float | None = None,
 ) -> NDArray[np.float64]:
-    """Test-text margins of an NBLogistic fitted on the training texts."""
+    """Test-text margins of an NBLogistic fitted on the training texts; with `svc_c`, averaged
+    (after standardising each on its training margins) with a linear SVM on the plain TF-IDF
+    features, whose errors differ from the NB-weighted model's."""
     feats = make_features()
-    model = NBLogistic(c=c, seed=seed).fit(feats.fit_transform(train_texts), train_y)
-    return model.decision_function(feats.transform(test_texts))
+    x_train = feats.fit_transform(train_texts)
+    x_test = feats.transform(test_texts)
+    nb = NBLogistic(c=c, seed=seed).fit(x_train, train_y)
+    scores = nb.decision_function(x_test)
+    if svc_c is None:
+        return scores
+    svm = LinearSVC(C=svc_c, random_state=seed).fit(x_train, train_y)
+    svm_scores = np.asarray(svm.decision_function(x_test), dtype=np.float64)
+    svm_train = np.asarray(svm.decision_function(x_train), dtype=np.float64)
+    return _standardised(nb.decision_function(x_train), scores) + _standardised(svm_train, svm_scores)

@@ -21,7 +21,8 @@ from numpy.typing import NDArray
 from sklearn.metrics import f1_score, roc_auc_score
 
 from models.chat.data import LOADERS, Sample
-from models.chat.recipe_features import FeatureSpec, SlangNormalizer, TextFeatures
+from models.chat.normalize import Normalizer
+from models.chat.recipe_features import SlangNormalizer, TextFeatures
 from models.chat.recipe_models import Objective, OneVsRestNB, binary_scores, macro_f1, multiclass_recipe
 
 log = logging.getLogger(__name__)
@@ -54,12 +55,29 @@ def _toxic(samples: Sequence[Sample]) -> NDArray[np.int64]:
 
 
 def _auc(
-    train: list[Sample], test: list[Sample], *, make_features: Callable[[], TextFeatures], c: float, seed: int
+    train: list[Sample],
+    test: list[Sample],
+    *,
+    make_features: Callable[[], TextFeatures],
+    c: float,
+    seed: int,
+    svc_c: float | None = None,
 ) -> float:
     scores = binary_scores(
-        _texts(train), _toxic(train), _texts(test), make_features=make_features, c=c, seed=seed
+        _texts(train), _toxic(train), _texts(test), make_features=make_features, c=c, seed=seed, svc_c=svc_c
     )
     return float(roc_auc_score(_toxic(test), scores))
+
+
+class _FoldedView:
+    """The shipped normaliser's `folded` view (homoglyphs, leetspeak, spaced-out letters undone):
+    ru_distorted exists to test exactly those distortions."""
+
+    def __init__(self) -> None:
+        self._normalizer = Normalizer()
+
+    def __call__(self, text: str) -> str:
+        return self._normalizer.views(text).folded.text
 
 
 def davidson_objective(y: NDArray[np.int64], pred: NDArray[np.int64]) -> float:
@@ -106,15 +124,18 @@ def ibrohim(root: Path, seed: int) -> dict[str, float]:
 
 
 def vihos(root: Path, seed: int) -> dict[str, float]:
-    """ViHOS has-span on the official test split; trained on train+dev."""
+    """ViHOS has-span on the official test split; trained on train+dev. NB-LR averaged with a linear
+    SVM (dev split: 0.9678 vs 0.9654 for NB-LR alone)."""
     train, test = _split(LOADERS["vihos"](root), ("train", "dev"), "test")
-    return {"vihos_roc_auc": _auc(train, test, make_features=TextFeatures, c=BINARY_C, seed=seed)}
+    auc = _auc(train, test, make_features=TextFeatures, c=BINARY_C, seed=seed, svc_c=VIHOS_SVC_C)
+    return {"vihos_roc_auc": auc}
 
 
 def ru_distorted(root: Path, seed: int) -> dict[str, float]:
     """Russian distorted toxicity, 80/20 stratified seed 42 (no target; reported for reference)."""
     train, test = _split(LOADERS["ru_distorted"](root), ("train",), "test")
-    make = partial(TextFeatures, FeatureSpec(char_min_df=1))
+    folded = _FoldedView()
+    make = partial(TextFeatures, prep=folded)
     return {"ru_distorted_roc_auc": _auc(train, test, make_features=make, c=BINARY_C, seed=seed)}
 
 
@@ -123,6 +144,7 @@ def ru_distorted(root: Path, seed: int) -> dict[str, float]:
 BINARY_C = 16.0
 VIHSD_C = 16.0
 DAVIDSON_C = 16.0
+VIHOS_SVC_C = 1.0
 
 RECIPES: dict[str, Recipe] = {
     "vihsd": vihsd,
@@ -131,6 +153,11 @@ RECIPES: dict[str, Recipe] = {
     "vihos": vihos,
     "ru_distorted": ru_distorted,
 }
+
+
+def _verdict(name: str, value: float) -> dict[str, Any]:
+    target = TARGETS.get(name)
+    return {"value": round(value, 4), "target": target, "met": None if target is None else value >= target}
 
 
 def run_recipes(datasets_dir: Path, *, seed: int = 42, only: Sequence[str] | None = None) -> dict[str, Any]:
@@ -146,9 +173,6 @@ def run_recipes(datasets_dir: Path, *, seed: int = 42, only: Sequence[str] | Non
         results.update(RECIPES[name](datasets_dir, seed))
         cpu[name] = round(time.process_time() - start, 1)
         log.info("recipe %s: %.1f s CPU", name, cpu[name])
-    out: dict[str, Any] = {
-        name: {"value": round(value, 4), "target": TARGETS.get(name), "met": value >= TARGETS.get(name, 0.0)}
-        for name, value in results.items()
-    }
+    out: dict[str, Any] = {name: _verdict(name, value) for name, value in results.items()}
     out["cpu_seconds"] = cpu
     return out
