@@ -73,17 +73,21 @@ def test_agreement_then_a_contested_pot_is_not_soft_play() -> None:
     assert _by_category(findings, "bounty_agreement"), "the talk itself is still reported"
 
 
-def test_table_talk_arriving_after_the_checked_down_pot_still_joins_it() -> None:
-    """At the table, a line links its sender with whoever then plays along (not with its target)."""
-    detectors = build_hand_detectors(rules=RULES)
-    talk = ChatMessage(
+def test_talk_arriving_after_the_checked_down_pot_still_joins_it_but_table_talk_does_not() -> None:
+    """A private line between the two joins their pot; a table line naming a target links its sender
+    with anyone (enough for a bounty hunt, too loose for soft play)."""
+    nick = ChatMessage(event_id="m0", ts=T0, channel="tournament", player_id="carol", nickname="carol",
+                       text="gl", client="desktop", tournament_id="T1")
+    table = ChatMessage(
         event_id="m1", ts=T0 + timedelta(minutes=9), channel="tournament", player_id="alice", nickname="alice",
         text="let's both target @carol and take her bounty", client="desktop", tournament_id="T1",
     )
-    nick = ChatMessage(event_id="m0", ts=T0, channel="tournament", player_id="carol", nickname="carol",
-                       text="gl", client="desktop", tournament_id="T1")
-    findings = run(detectors, [(CHAT, nick), (HAND, _tournament_hand("h1")), (CHAT, talk)])
-    assert [f.players for f in _by_category(findings, "soft_play")] == [("alice", "bob")]
+    detectors = build_hand_detectors(rules=RULES)
+    findings = run(detectors, [(CHAT, nick), (HAND, _tournament_hand("h1")), (CHAT, table)])
+    assert _by_category(findings, "soft_play") == [] and _by_category(findings, "bounty_agreement")
+    private = _private("m2", "remember, we never bet into each other", tournament="T1", minutes=10)
+    later = run(detectors, [(CHAT, private)])
+    assert [f.players for f in _by_category(later, "soft_play")] == [("alice", "bob")]
 
 
 def test_pooled_lower_tail_matches_enumeration() -> None:

@@ -243,7 +243,9 @@ class BountyAgreementDetector:
         hands = state.soft.get(pair)
         if not hands or ("soft", *pair) in state.emitted:
             return []
-        clues = self._linked_clues(state, pair)
+        # Only talk between the two of them: a table line links its sender with anyone who plays
+        # along with him, which is enough to join a bounty hunt but too loose for soft play.
+        clues = [c for c in self._linked_clues(state, pair) if {c.message.player_id, c.message.recipient_id} >= set(pair)]
         if not clues:
             return []
         state.emitted.add(("soft", *pair))
