@@ -12,12 +12,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from scipy.stats import binom, norm
+from scipy.stats import betabinom, binom, norm
 
 NULL_MODEL = (
-    "leaving is independent of who arrives: flights after strong arrivals ~ Binomial(exposures, p0), "
-    "p0 = player's flight rate after other arrivals shrunk towards the population rate; "
-    "Bonferroni over players tested"
+    "leaving is independent of who arrives: both classes share the player's flight rate; flights after "
+    "strong arrivals ~ BetaBinomial(exposures, a, b), the posterior predictive of the player's flights "
+    "after other arrivals (a = flights + k*pop, b = non-flights + k*(1-pop), k = prior strength) so the "
+    "uncertainty of the player's own rate widens the tail; Bonferroni over players testable"
 )
 
 
@@ -54,9 +55,14 @@ def flight_test(
     k, n = flights, exposures
     if n < cfg.min_exposures or k < cfg.min_flights or k < cfg.min_flight_rate * n:
         return {"p_adjusted": 1.0}
-    p0 = (other_flights + cfg.prior_strength * pop_rate) / (other_exposures + cfg.prior_strength)
-    p0 = min(max(p0, 1e-3), 0.999)
-    p_value = float(binom.sf(k - 1, n, p0))
+    pop = min(max(pop_rate, 1e-3), 0.999)
+    a = other_flights + cfg.prior_strength * pop
+    b = other_exposures - other_flights + cfg.prior_strength * (1 - pop)
+    p0 = a / (a + b)
+    # Posterior predictive, not a plug-in binomial: the player's own rate is estimated from a few
+    # dozen episodes, and treating it as known made chance gaps look significant (an honest player
+    # with 1/18 other flights and 7/11 strong ones was flagged at p_adj 0.002).
+    p_value = float(betabinom.sf(k - 1, n, a, b))
     return {
         "name": name,
         "value": round(k / n, 4),
