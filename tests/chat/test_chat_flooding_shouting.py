@@ -88,3 +88,14 @@ def test_shouting_in_the_lobby_counts_too() -> None:
     lines = [msg(f"THIS SITE IS RIGGED EVERY HAND {i}!!!", at=i * 10.0, channel="lobby", table_id=None) for i in range(4)]
     (finding,) = _run(ShoutingDetector(), lines)
     assert finding.table_id is None
+
+
+def test_flood_and_shouting_evidence_marks_the_lines() -> None:
+    (flood,) = _run(FloodingDetector(), [msg(" zzz ", at=i * 0.5) for i in range(8)])
+    assert all(m["spans"] == [{"start": 1, "end": 4, "label": "flooding"}] for m in flood.evidence["messages"])
+    lines = [msg(f"WHY DO YOU ALWAYS CALL IDIOT {i}", at=i * 10.0) for i in range(4)]
+    (shout,) = _run(ShoutingDetector(), lines)
+    first = shout.evidence["messages"][0]
+    assert {"start": 0, "end": len(lines[0].text), "label": "shouting"} in first["spans"]
+    assert any(s["label"] == "insult" for s in first["spans"])  # the insulting word, by the lexicon
+    assert shout.rule == "chat.etiquette" and flood.rule == "chat.12"

@@ -15,7 +15,7 @@ from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import emoji_count, fold, has_run, is_emoji_only, longest_run
-from pipeline.findings import Finding
+from pipeline.findings import Finding, Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,7 @@ class FloodingDetector:
             summary=f"{category}: {reason} in {event.channel} chat",
             id_parts=(event.player_id, messages[0].event_id, category),
             source_event_ids=[m.event_id for m in messages],
-            evidence={"messages": [message_evidence(m) for m in messages[-20:]], "reason": reason},
+            evidence={"messages": [message_evidence(m, _line_span(m, category)) for m in messages[-20:]], "reason": reason},
             window=(messages[0].ts, event.ts),
             table_id=event.table_id,
             tournament_id=event.tournament_id,
@@ -134,3 +134,11 @@ class FloodingDetector:
 
 def _since(stamped: list[tuple[datetime, _Line]], cutoff: datetime) -> list[_Line]:
     return [x for ts, x in stamped if ts >= cutoff]
+
+
+def _line_span(message: ChatMessage, category: str) -> tuple[Span, ...]:
+    """The evidence of a flood is the line itself (its non-blank part): one span over it."""
+    text = message.text
+    start = len(text) - len(text.lstrip())
+    end = len(text.rstrip())
+    return (Span(start=start, end=end, label=category),) if end > start else ()

@@ -18,7 +18,7 @@ from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
 from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import caps_ratio, has_punct_run, letters
-from pipeline.findings import Finding
+from pipeline.findings import Finding, Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +82,13 @@ class _Shouts:
             return None
         return place, line
 
+    def _spans(self, line: _Line) -> list[Span]:
+        """A shouted line is marked whole ("shouting"); insulting words in it by the lexicon."""
+        text = line.message.text
+        start, end = len(text) - len(text.lstrip()), len(text.rstrip())
+        whole = [Span(start=start, end=end, label="shouting")] if line.shouted and end > start else []
+        return whole + self.lexicon.find(text)
+
     def _finding(self, name: str, event: ChatMessage, lines: list[_Line], reason: str, score: float) -> Finding:
         players = [event.player_id, *(ln.message.player_id for ln in lines)]
         messages = [ln.message for ln in lines]
@@ -95,7 +102,7 @@ class _Shouts:
             summary=f"{reason} in {event.channel} chat ({len(lines)} lines, {hostile} insulting)",
             id_parts=(name, place_of(event), messages[0].event_id),
             source_event_ids=[m.event_id for m in messages],
-            evidence={"messages": [message_evidence(m, self.lexicon.find(m.text)) for m in messages[-20:]]},
+            evidence={"messages": [message_evidence(m, self._spans(ln)) for ln, m in zip(lines, messages, strict=True)][-20:]},
             window=(messages[0].ts, event.ts),
             table_id=event.table_id,
             tournament_id=event.tournament_id,

@@ -117,9 +117,12 @@ class SnapCamTriageDetector:
         found = self.lexicon.find(text)
         score = 0.8 if found else 0.0
         if self.classifier is not None:
-            top = chat_category(self.classifier.classify([text])[0])
+            verdict = self.classifier.classify([text])[0]
+            top = chat_category(verdict)
             if top is not None and top[1] > score:
                 score = top[1]
+                # The model's own evidence when the word list had none.
+                found = found or [s for s in verdict.spans if s.end <= len(text)]
         return score, found
 
     def _finding(
