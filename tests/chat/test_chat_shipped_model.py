@@ -1,0 +1,52 @@
+"""The chat detectors with the shipped model: every rule-1 category of the simulator's banks comes out
+under its own rule, and poker talk the model once mistook ("bátor call", "sabar bos") stays clean."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.chat import load_classifier
+from pipeline.contracts import CHAT
+from pipeline.registry import build_pipeline
+from pipeline.rules import RulesConfig
+from pipeline.runner import Pipeline
+from simulator import abuse, phrases
+from tests.chat.chat_events import msg
+
+ONE_LINE = ("insult", "hate", "threat", "sexual", "defamation", "illegal_disclosure", "impersonation", "spam",
+            "malicious_link", "criminal", "misleading", "personal_info", "confidential", "collusion_talk")
+
+
+@pytest.fixture(scope="module")
+def pipeline() -> Pipeline:
+    return build_pipeline(rules=RulesConfig(), classifier=load_classifier(None))
+
+
+def _categories(pipeline: Pipeline, text: str, i: int, **fields: object) -> set[str]:
+    event = msg(text, at=i * 1000.0, player_id=f"p{i}", event_id=f"e{i}", **fields)
+    return {f.category for f in pipeline.process(CHAT, event).findings if f.family == "chat"}
+
+
+def test_each_planted_category_is_reported_under_its_own_rule(pipeline: Pipeline) -> None:
+    wrong = []
+    i = 0
+    for category in ONE_LINE:
+        for lang, lines in abuse.VIOLATIONS[category].items():
+            for line in lines:
+                i += 1
+                got = _categories(pipeline, line.format(v="Alice", t="Bob", c="AhKd"), i)
+                if got != {category}:
+                    wrong.append((category, lang, line, sorted(got)))
+    assert wrong == []
+
+
+def test_poker_talk_and_simulated_table_talk_are_left_alone(pipeline: Pipeline) -> None:
+    banks = (phrases.DURING_HAND, phrases.AFTER_HAND, phrases.DEAL_TALK, phrases.LOBBY, phrases.PRIVATE)
+    lines = [line for bank in banks for group in bank.values() for line in group]
+    lines += ["sabar bos", "mantap bos", "bátor call", "call nekat", "sick call", "gg wp", "ship it", "lag again?"]
+    flagged = {}
+    for i, line in enumerate(lines):
+        found = _categories(pipeline, line, 10_000 + i) | _categories(pipeline, line, 20_000 + i, hand_id="h1")
+        if found:
+            flagged[line] = sorted(found)
+    assert flagged == {}
