@@ -52,9 +52,9 @@ def router() -> APIRouter:
         policy = service.active(session, default_version=default_version(request))
         return admin_view(policy, request.app.state.chat_model_path)
 
-    @r.patch("/admin/policy", response_model=PolicyAdminView)
+    @r.patch("/admin/policy", response_model=PolicyPublic)
     def admin_change(request: Request, body: PolicyUpdate, session: SessionDep, now: NowDep,
-                     who: PrincipalDep) -> PolicyAdminView:
+                     who: PrincipalDep) -> PolicyPublic:
         """Admin: change the rules version, auto-mute or category thresholds (validated, audited)."""
         change = service.PolicyChange(
             rules_version=body.rules_version, auto_mute_enabled=body.auto_mute_enabled,
@@ -66,6 +66,6 @@ def router() -> APIRouter:
         policy, _ = service.change(session, change=change, expected_revision=body.expected_revision,
                                    reason=body.reason, actor=who.username,
                                    default_version=default_version(request), now=now)
-        return admin_view(policy, request.app.state.chat_model_path)
+        return public(policy)  # not the admin view: that reads the chat model (seconds, first time)
 
     return r
