@@ -7,11 +7,16 @@ Latency: the relay is woken when a transaction that enqueued events commits (a S
 `after_commit` hook on the app's session factory), so an event leaves within one produce round trip
 of its sanction's commit instead of up to a polling interval later; `interval_s` remains as the
 fallback poll (events written by another process, e.g. a second API worker or a CLI command).
+The relay thread does not wait for its own "published" update either: acknowledged events are
+handed to a marker thread (`_Marker`), and until it has written them they are kept out of the next
+batches by their seq. On SQLite that update waits for the write lock the API's ingestion holds; a
+relay that waited for it would delay every event enqueued meanwhile by that much.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -52,6 +57,57 @@ def kafka_producer(bootstrap: str) -> Producer:
     return producer
 
 
+class _Marker:
+    """Writes `published_at` for acknowledged events off the relay's thread; retries until it can."""
+
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+        self.pending: queue.SimpleQueue[list[int]] = queue.SimpleQueue()
+        self.unmarked: set[int] = set()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self.run, name="outbox-marker", daemon=True)
+        self.done = threading.Event()
+
+    def submit(self, seqs: list[int]) -> None:
+        with self.lock:
+            self.unmarked.update(seqs)
+        self.pending.put(seqs)
+
+    def excluded(self) -> set[int]:
+        with self.lock:
+            return set(self.unmarked)
+
+    def run(self) -> None:
+        backoff = self.relay.interval_s
+        seqs: list[int] = []
+        while True:
+            if not seqs:
+                try:
+                    seqs = self.pending.get(timeout=0.2)
+                except queue.Empty:
+                    if self.done.is_set():
+                        return
+                    continue
+            while not self.pending.empty():  # one update for everything acknowledged meanwhile
+                seqs.extend(self.pending.get_nowait())
+            try:
+                with self.relay.sessions() as session:
+                    service.mark_published(session, seqs=seqs, now=self.relay.clock())
+            except SQLAlchemyError as exc:
+                # Still unmarked and excluded: not republished by this process; a restart before the
+                # update succeeds republishes them with their ids (at-least-once).
+                log.warning("outbox relay: marking %d events failed: %s; retrying", len(seqs), exc)
+                if self.done.is_set():
+                    return  # stopping: leave them to the next start's relay
+                self.done.wait(backoff)
+                backoff = min(backoff * 2, self.relay.max_backoff_s)
+                continue
+            backoff = self.relay.interval_s
+            with self.lock:
+                self.unmarked.difference_update(seqs)
+            seqs = []
+
+
 class Relay:
     """Background thread draining the outbox; `stop()` finishes the current batch and closes."""
 
@@ -64,12 +120,15 @@ class Relay:
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._producer: Producer | None = None
+        self._marker: _Marker | None = None
         self.published = 0
 
     def start(self) -> None:
         """Run in a daemon thread, woken by every commit that enqueued events."""
         event.listen(self.sessions, "after_commit", self._after_commit)
         event.listen(self.sessions, "after_soft_rollback", self._after_rollback)
+        self._marker = _Marker(self)
+        self._marker.thread.start()
         self._thread = threading.Thread(target=self.run, name="outbox-relay", daemon=True)
         self._thread.start()
 
@@ -93,6 +152,10 @@ class Relay:
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout_s)
+        if self._marker is not None:  # writes what was acknowledged before it stops
+            self._marker.done.set()
+            self._marker.thread.join(timeout_s)
+            self._marker = None
         if self._producer is not None:
             self._producer.close(timeout=5)
             self._producer = None
@@ -115,9 +178,13 @@ class Relay:
                 backoff = min(backoff * 2, self.max_backoff_s)
 
     def run_once(self) -> int:
-        """Publish one batch of pending events; returns how many the broker acknowledged."""
+        """Publish one batch of pending events; returns how many the broker acknowledged. Marked
+        published before returning, unless the relay's thread runs it (then the marker does)."""
+        marker = self._marker if threading.current_thread() is self._thread else None
         with self.sessions() as session:
-            rows = service.pending(session, limit=self.batch)
+            excluded = marker.excluded() if marker is not None else set()
+            rows = [r for r in service.pending(session, limit=self.batch + len(excluded)) if r.seq not in excluded]
+            rows = rows[: self.batch]
             if not rows:
                 return 0
             producer = self._producer or self._connect()
@@ -134,7 +201,10 @@ class Relay:
                 except KafkaError as exc:
                     failed.append(seq)
                     error = f"{type(exc).__name__}: {exc}"
-            service.mark_published(session, seqs=acked, now=self.clock())
+            if marker is not None and acked:
+                marker.submit(acked)
+            else:
+                service.mark_published(session, seqs=acked, now=self.clock())
             self.published += len(acked)
             if failed:
                 service.mark_failed(session, seqs=failed, error=error)

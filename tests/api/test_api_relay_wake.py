@@ -51,3 +51,32 @@ def test_stop_removes_the_commit_hook(client, clock):
     client.post("/v1/findings/batch", json=batch(chat_finding(1, automatic=True, kind="chat_mute")), headers=SVC)
     time.sleep(0.3)
     assert producer.acked == []
+
+
+def test_the_relay_thread_marks_published_events_off_its_own_path(client, engine, clock):
+    """Acknowledged events are marked by the marker thread and never published twice meanwhile."""
+    from sqlalchemy import select
+
+    from api.db import make_sessions
+    from api.outbox.models import OutboxEvent
+
+    clock.now = T0
+    producer = FlakyProducer(failures=0)
+    relay = Relay(sessions=client.app.state.sessions, producer_factory=lambda: producer, topic="t", interval_s=0.01)
+    relay.start()
+    try:
+        for i in range(5):
+            client.post("/v1/findings/batch", json=batch(chat_finding(i, player=f"p-{i}", automatic=True,
+                                                                      kind="chat_mute")), headers=SVC)
+
+        def all_marked() -> bool:
+            with make_sessions(engine)() as s:
+                rows = list(s.scalars(select(OutboxEvent)))
+            return len(rows) == 5 and all(r.published_at is not None for r in rows)
+
+        _wait_for(all_marked, timeout_s=10)
+        assert all_marked()
+        time.sleep(0.2)  # many more relay polls: none republishes a marked or in-flight event
+        assert sorted(k for _, k, _ in producer.acked) == sorted(f"p-{i}".encode() for i in range(5))
+    finally:
+        relay.stop()
