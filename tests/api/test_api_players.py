@@ -87,3 +87,15 @@ def test_erasure_moves_the_association_to_the_pseudonym(client, users, engine, c
     assert client.get("/v1/players/p-gone", headers=ann).json()["findings"] == []
     assert [f["category"] for f in client.get(f"/v1/players/{alias}", headers=ann).json()["findings"]] == ["chip_dumping"]
     assert len(client.get("/v1/players/p-dumper", headers=ann).json()["findings"]) == 1
+
+
+def test_export_lists_cases_that_name_the_player(client, engine):
+    from api.privacy.players import export_player
+
+    client.post("/v1/findings/batch", json=batch(collusion(5, "p-main", "p-partner")), headers=SVC)
+    with make_sessions(engine)() as s:
+        partner = export_player(s, player_id="p-partner")
+        stranger = export_player(s, player_id="p-nobody")
+    assert [c["subject_id"] for c in partner["cases"]] == ["p-main"]
+    assert [f["category"] for f in partner["findings"]] == ["chip_dumping"]
+    assert stranger["cases"] == [] and stranger["findings"] == []
