@@ -113,7 +113,8 @@ def _chance_groups(v: PairView, t: CollusionThresholds) -> list[tuple[int, int, 
 def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[str, Any] | None:
     """Statistic when both players bet into each other far less than expected, else None.
 
-    Each direction must be low on its own (soft play is an agreement), then one exact test pools
+    Each direction must be low on its own (soft play is an agreement; a partner who hardly bets into
+    anyone only must not contradict it), then one exact test pools
     every chance of both directions: P(total bets <= observed) under each chance's own expected
     rate (strong, leading hands checked weigh more)."""
     if min(ab.pair.bet_chances, ba.pair.bet_chances) < t.min_bet_chances // 2 or ab.pair.bet_chances < t.min_bet_chances:
@@ -122,7 +123,9 @@ def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[s
     if p0 - observed < t.soft_min_gap or observed > t.soft_max_ratio * p0 or p_ab > t.soft_each_p:
         return None
     p_ba, observed_ba, p0_ba = _soft_direction(ba, t)
-    if p_ba > t.soft_each_p or observed_ba > t.soft_max_ratio_reverse * p0_ba:
+    # The partner back: low too, and significant on its own unless he hardly bets into anyone (a
+    # passive partner's zero says little alone; the pooled test below still counts his chances).
+    if observed_ba > t.soft_max_ratio_reverse * p0_ba or (p_ba > t.soft_each_p and p0_ba >= t.soft_min_gap * 1.5):
         return None
     groups = [*_chance_groups(ab, t), *_chance_groups(ba, t)]
     p = binom_sum_lower([(n, rate) for n, _, rate in groups if n > 0], sum(k for _, k, _ in groups))
