@@ -33,6 +33,11 @@ CHAT_CATEGORIES = (
 )  # fmt: skip
 RULE_THRESHOLD = 0.6
 N_LEX_FEATURES = 5
+HATE_GATE = 0.1
+"""hate = min(hate head, toxic head / HATE_GATE). Measured on the shipped model (Ibrohim `Abusive` /
+authored and planted hate lines reaching 0.5): no gate 0.8495 / 10 of 21; 0.05 0.8504 / 9;
+0.1 0.8517 / 6; min(hate, toxic) 0.8586 / 1. The hate head alone fires on neutral religious and
+ethnic mentions in Ibrohim's political tweets; the gate keeps those down."""
 SEXUAL_STEMS = (
     "sex", "porn", "puss", "dick", "cock", "tit", "boob", "nude", "horny", "cum", "blowjob", "ngentot",
     "ngewe", "kontol", "memek", "pepek", "toket", "lon", "cac", "buoi", "dit", "pina", "punci",
@@ -169,7 +174,10 @@ class ChatClassifier:
         toxic, hate, spam = probs
         scores = dict.fromkeys(CHAT_CATEGORIES, 0.0)
         scores["insult"] = toxic
-        scores["hate"] = min(hate, toxic)
+        # The hate head needs only a little support from the toxic head (HATE_GATE), not its
+        # full consent as before (min(hate, toxic)): the toxic head never trains on the authored
+        # hate lines, so it scores non-English hate low (0.03-0.4).
+        scores["hate"] = min(hate, toxic / HATE_GATE)
         scores["spam"] = spam
         spans: list[Span] = []
         folded = analysis.views.folded

@@ -11,7 +11,7 @@ import argparse
 import csv
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from models.chat import load_classifier
 from models.chat.classifier import ChatClassifier
 from models.chat.corpus.poker import LABELLED
 from models.chat.corpus.table_talk import BASE, table_talk
-from models.chat.data import LOADERS
+from models.chat.data import LOADERS, Sample, load_ibrohim
 from railbird.settings import Settings
 
 TOXIC_FAMILY = ("insult", "hate", "threat", "sexual")
@@ -134,6 +134,20 @@ def evaluate(
     return result
 
 
+def _ibrohim_hs(root: Path) -> list[Sample]:
+    """Ibrohim with its hate-speech column as the target."""
+    return load_ibrohim(root, column="HS")
+
+
+def _label(sample: Sample, category: str) -> int:
+    """The sample's 0/1 target for a reported category (Ibrohim HS rows carry it in `toxic`)."""
+    if category == "spam":
+        return sample.spam
+    if category == "hate" and sample.source != "id_ibrohim":
+        return sample.hate
+    return sample.toxic
+
+
 def model_card_report(classifier: ChatClassifier, *, datasets_dir: Path) -> dict[str, Any]:
     """Every figure of the model card, recomputed."""
     report: dict[str, Any] = {}
@@ -144,10 +158,15 @@ def model_card_report(classifier: ChatClassifier, *, datasets_dir: Path) -> dict
         "ru_distorted_test": ("ru_distorted", "toxic", "test"),
         "ibrohim_abusive_all": ("id_ibrohim", "toxic", None),
         "vihsd_test_offensive_or_hate": ("vihsd", "toxic", "test"),
+        # The hate score alone: hate vs everything else (incl. plain offensive).
+        "davidson_test_hate": ("davidson", "hate", "test"),
+        "vihsd_test_hate": ("vihsd", "hate", "test"),
+        "ibrohim_hs_all": ("id_ibrohim_hs", "hate", None),
     }
+    loaders: dict[str, Callable[[Path], list[Sample]]] = {**LOADERS, "id_ibrohim_hs": _ibrohim_hs}
     for name, (source, category, split) in tests.items():
-        samples = [s for s in LOADERS[source](datasets_dir) if split is None or s.split == split]
-        labels = [s.spam if category == "spam" else s.toxic for s in samples]
+        samples = [s for s in loaders[source](datasets_dir) if split is None or s.split == split]
+        labels = [_label(s, category) for s in samples]
         report[name] = evaluate(classifier, [s.text for s in samples], labels, category=category)
         report[name].pop("per_language")
     report["table_talk_flag_rate"] = {}
