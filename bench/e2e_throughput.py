@@ -29,14 +29,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka import KafkaConsumer, KafkaProducer
 
 from consumers.broker import EmbeddedBroker, free_port
 from consumers.runtime import internal_topics, lane_topics
@@ -190,7 +189,8 @@ def runtime_rate(bootstrap: str, api_url: str, n: int, prefix: str, processes: i
 
 
 def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, rate: int, seconds: float,
-                logdir: Path, detectors: str, backlog: int, mode: str, processes: int) -> dict[str, float]:
+                logdir: Path, detectors: str, backlog: int, mode: str, processes: int,
+                abusive_every: int = 10) -> dict[str, float]:
     """p50/p99 produce -> finding written at a paced `rate`, with a caught-up runtime."""
     ports, procs = start_group(processes, bootstrap, api_url, prefix, logdir, mode=mode, detectors=detectors)
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
@@ -206,7 +206,7 @@ def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, r
             if delay > 0:
                 time.sleep(delay)
             i = base + k
-            abusive = k % 10 == 0
+            abusive = k % abusive_every == 0
             player = f"lat{k}" if abusive else None
             value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
             if abusive:
@@ -233,93 +233,6 @@ def latency_run(bootstrap: str, api_url: str, store: IngestStore, prefix: str, r
         }
     finally:
         producer.close()
-        stop_group(procs)
-
-
-def start_real_api(bootstrap: str, port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
-    """`railbird api` on SQLite with the outbox relay publishing to the embedded broker."""
-    env = {
-        **os.environ,
-        "RAILBIRD_KAFKA_BOOTSTRAP": bootstrap,
-        "RAILBIRD_DATABASE_URL": f"sqlite:///{db}",
-        "RAILBIRD_SERVICE_TOKEN": TOKEN,
-        "RAILBIRD_LOG_LEVEL": "WARNING",
-    }
-    with open(log, "ab") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "railbird.cli", "api", "--port", str(port)],
-                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).status == 200:
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the review API did not start")
-
-
-def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, seconds: float, logdir: Path,
-                        backlog: int, processes: int) -> dict[str, float]:
-    """p50/p99 produce -> enforcement event (automatic mute) through the real API and its relay."""
-    ports, procs = start_group(processes, bootstrap, api_url, prefix, logdir, mode="registry", detectors="")
-    # The game server's side: tansu holds every fetch for fetch.max.wait even when data arrived
-    # (Apache Kafka answers at once), so the watcher's 500 ms default would be measured, not Railbird.
-    watcher = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
-                            fetch_max_wait_ms=5)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
-    try:
-        _wait_caught_up(ports, backlog)
-        parts = [TopicPartition(ENFORCEMENT, p) for p in watcher.partitions_for_topic(ENFORCEMENT) or ()]
-        watcher.assign(parts)
-        watcher.seek_to_end(*parts)
-        for tp in parts:
-            watcher.position(tp)  # resolve the end now, before producing
-        sent: dict[str, float] = {}
-        arrived: dict[str, float] = {}
-        stop = threading.Event()
-
-        def watch() -> None:
-            while not stop.is_set():
-                for batch in watcher.poll(50).values():
-                    now = time.time()
-                    for record in batch:
-                        subject = json.loads(record.value).get("subject", "")
-                        arrived.setdefault(subject, now)
-
-        thread = threading.Thread(target=watch, daemon=True)
-        thread.start()
-        total = int(rate * seconds)
-        start = time.perf_counter()
-        base = 20_000_000 + backlog
-        for k in range(total):
-            delay = start + k / rate - time.perf_counter()
-            if delay > 0:
-                time.sleep(delay)
-            abusive = k % 10 == 0
-            player = f"enf{base}-{k}" if abusive else None
-            if player:
-                sent[player] = time.time()
-            value = chat_value(base + k, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
-            producer.send(CHAT, key=(player or f"p{k % 3000}").encode(), value=value)
-        producer.flush(30)
-        achieved = total / (time.perf_counter() - start)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not set(sent) <= set(arrived):
-            time.sleep(0.2)
-        stop.set()
-        thread.join(5)
-        values = sorted(arrived[p] - t for p, t in sent.items() if p in arrived) or [float("nan")]
-        return {
-            "achieved_rate_msgs_per_s": achieved,
-            "flagged_sent": len(sent),
-            "enforcement_events": sum(p in arrived for p in sent),
-            "p50_ms": 1000 * statistics.median(values),
-            "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
-        }
-    finally:
-        producer.close()
-        watcher.close()
         stop_group(procs)
 
 
@@ -405,7 +318,7 @@ def measure_mode(mode: str, args: argparse.Namespace, bootstrap: str, url: str, 
             # cleanly waits up to max.poll.interval.ms before the next join completes.
             try:
                 result = latency_run(bootstrap, url, store, f"{mode}-lat{rate}-{run}", rate, args.seconds,
-                                     logdir, args.detectors, backlog, mode, args.processes)
+                                     logdir, args.detectors, backlog, mode, args.processes, args.abusive_every)
             except RuntimeError as exc:  # recorded, not fatal: the throughput figures still count
                 print(f"{mode} latency at {rate}/s failed: {exc}", flush=True)
                 continue
@@ -435,6 +348,7 @@ def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
 
 def main() -> None:
     """Run the phases and print/write the medians."""
+    from bench.e2e_enforcement import _phase_text, enforcement_latency, start_real_api  # imports this module
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--messages", type=int, default=30_000)
     parser.add_argument("--runs", type=int, default=3)
@@ -446,6 +360,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--modes", default="doubles,registry", help="comma-separated: doubles, registry")
     parser.add_argument("--detectors", default="", help="RAILBIRD_CONSUMER_DETECTORS in registry mode (default: all)")
+    parser.add_argument("--abusive-every", type=int, default=10,
+                        help="latency phases: every Nth message is abusive from a fresh player (10 = 10%%)")
     parser.add_argument("--no-single", action="store_true", help="skip the 1-process throughput runs")
     parser.add_argument("--no-real-api", action="store_true", help="skip produce -> enforcement event via `railbird api`")
     args = parser.parse_args()
@@ -468,7 +384,7 @@ def main() -> None:
         bare = [bare_consume(broker.bootstrap, args.messages, f"bench-bare-{run}") for run in range(args.runs)]
         print(f"bare kafka-python loop: {statistics.median(bare):,.0f} msg/s", flush=True)
         backlog = args.messages
-        for mode in args.modes.split(","):
+        for mode in [m for m in args.modes.split(",") if m]:
             modes[mode], backlog = measure_mode(mode, args, broker.bootstrap, url, store, logdir, backlog)
         enforcement: dict[str, list[dict[str, float]]] = {}
         if not args.no_real_api:
@@ -480,14 +396,15 @@ def main() -> None:
                         try:
                             result = enforcement_latency(broker.bootstrap, f"http://127.0.0.1:{api_port}",
                                                          f"enf{rate}-{run}", rate, args.seconds,
-                                                         logdir, backlog, args.processes)
+                                                         logdir, backlog, args.processes, logdir / "api.db",
+                                                         args.abusive_every)
                         except RuntimeError as exc:
                             print(f"enforcement latency at {rate}/s failed: {exc}", flush=True)
                             continue
                         enforcement.setdefault(str(rate), []).append(result)
                         backlog += int(rate * args.seconds)
                         print(f"enforcement latency at {rate}/s run {run}: p50 {result['p50_ms']:.1f} ms, "
-                              f"p99 {result['p99_ms']:.1f} ms", flush=True)
+                              f"p99 {result['p99_ms']:.1f} ms; phases {_phase_text(result)}", flush=True)
             finally:
                 api.send_signal(signal.SIGTERM)
                 api.wait(30)
@@ -509,6 +426,7 @@ def main() -> None:
         "bare_runs": bare,
         "target_msgs_per_s": 5000,
         "latency_rates_msgs_per_s": args.rates,
+        "latency_abusive_every": args.abusive_every,
         "latency_measures": "produce -> finding acknowledged by the ingestion double (not enforcement event)",
         "target_p99_ms": 250,
         "modes": modes,
