@@ -118,7 +118,9 @@ def router() -> APIRouter:
         # Same redaction as the API's JSON: roles that do not review cases see no player-written text.
         ev = merge(b.findings)
         ev = ev if ctx.reads_chat else redact(ev)
-        history = players.history(session, player_id=b.case.subject_id, limit=20)
+        # Everyone the case's findings name (pairs, groups, victims), subject first, at most four.
+        named = list(dict.fromkeys([b.case.subject_id, *(p for f in b.findings for p in f.players or [])]))[:4]
+        histories = [players.history(session, player_id=p, limit=20) for p in named]
         events = outbox.for_sanctions(session, sanction_ids=[s.id for s in b.sanctions])
         ids = {d.user_id for d in b.decisions} | ({b.case.assignee_id} if b.case.assignee_id else set())
         names = auth.usernames(session, user_ids=ids)
@@ -126,7 +128,7 @@ def router() -> APIRouter:
             "case.html", ctx, b=b, ev=ev, now=now, msg=msg[:300], rule_text=cite(b.case.rule),
             messages=[(m, render.segments(str(m.get("text", "")), m.get("spans") if ctx.reads_chat else None))
                       for m in ev["messages"]],
-            timeline=render.timeline_chart(ev["timeline"]), history=history, events=events, age=_age, names=names,
+            timeline=render.timeline_chart(ev["timeline"]), histories=histories, events=events, age=_age, names=names,
             claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
         )
 

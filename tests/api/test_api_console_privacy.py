@@ -78,3 +78,16 @@ def test_only_admins_reach_the_policy_page(client, users, role):
     assert client.get("/console/admin/policy").status_code == 403
     assert client.post("/console/admin/policy", data={"csrf": csrf, "reason": "x"}).status_code == 403
     assert 'href="/console/admin/policy"' not in client.get("/console/").text
+
+
+def test_case_page_shows_the_history_of_every_named_player(client, users):
+    from test_api_players import collusion
+
+    client.post("/v1/findings/batch", json=batch(chat_finding(3, player="p-receiver")), headers=SVC)
+    r = client.post("/v1/findings/batch", json=batch(collusion(9, "p-dumper", "p-receiver")), headers=SVC)
+    pair_case = r.json()["case_ids"][0]
+    _login(client, users, role="analyst", name="ann_hist")
+    page = client.get(f"/console/cases/{pair_case}").text
+    assert "Player history · p-dumper" in page and "Player history · p-receiver" in page
+    receiver = page.split("Player history · p-receiver")[1]
+    assert receiver.count('href="/console/cases/') == 2, "the receiver's own chat case and the pair's case"
