@@ -24,28 +24,29 @@ _GROUP_EN = (
     r"indians|refugees|homosexuals|trannies|negroes|hindus|christians)"
 )
 _GROUP_ID = r"(?:cina|china|cokin|aseng|kafir|yahudi|orang hitam|negro|banci|bencong|homo|gay|lgbt|muslim|kristen)"
-_GROUP_VI = r"(?:moi ro|da den|tau khua|khua|be de|bede|pede|dong tinh|do thai|hoi giao|nguoi da den)"
-_GROUP_HU = r"(?:cigany|zsido|neger|buzi|migrans|muszlim|arab|roma)\w*"
+_GROUP_VI = r"(?:moi ro|da den|tau khua|khua|be de|bede|pede|do thai|hoi giao|nguoi da den)"
+"""Without "dong tinh": unaccented it is both "homosexual" and "agree" (đồng tình); see below."""
+_GROUP_HU = r"(?:cigany|zsido|neger|buzi|migrans|muszlim|arab)\w*"
 _GROUP_UK = (
     r"(?:цигани|циган\w*|цыган\w*|жид\w*|євре\w*|евре\w*|чорні|черные|негр\w*|чурк\w*|хач\w*|геї|геи|гомик\w*|педик\w*|"
     r"підор\w*|пидор\w*|мусульман\w*)"
 )
 _DEHUMANISE_EN = (
     r"(?:animals|monkeys|apes|rats|vermin|pigs|dogs|cockroaches|subhuman|parasites|scum|filth|thieves|criminals|"
-    r"terrorists|diseased|sick|disgusting|a disease|a plague)"
+    r"terrorists|diseased|disgusting|a disease|a plague)"
 )
 
 HATE: Final[list[tuple[str, float, str]]] = [
     # A group called animals / vermin / criminals, told to leave, or wished dead (rule chat.3).
     ("hate", 0.9, rf"\b{_GROUP_EN}\s+(?:are|r|is)\s+(?:all\s+|just\s+|nothing but\s+|such\s+)?{_DEHUMANISE_EN}\b"),
     ("hate", 0.9, rf"\b{_GROUP_EN}\s+(?:run|control|own|rigged)\s+(?:this|the)\s+(?:site|room|world|game|banks|media)\b"),
-    ("hate", 0.9, rf"\b(?:gas|kill|deport|exterminate|burn)\s+(?:them all|all (?:the\s+)?{_GROUP_EN}|the {_GROUP_EN}|them)\b"),
+    ("hate", 0.9, rf"\b(?:gas|kill|deport|exterminate|burn)\s+(?:all\s+)?(?:the\s+|these\s+|those\s+)?{_GROUP_EN}\b|\bgas them\b"),
     ("hate", 0.9, r"\bgo back to (?:your|ur|yr) (?:own\s+)?(?:country|jungle|cave|desert|village)\b"),
     ("hate", 0.85, r"\b(?:filthy|dirty|stinking|stinky)\s+(?:immigrant|migrant|jew|muslim|gypsy|arab|refugee)s?\b"),
-    ("hate", 0.9, rf"\b(?:dasar|semua|kaum|usir|bunuh|basmi|dasar orang)\s+(?:semua\s+|orang\s+)?{_GROUP_ID}\b"),
+    ("hate", 0.9, rf"\b(?:dasar|usir|bunuh|basmi)\s+(?:semua\s+|orang\s+)?{_GROUP_ID}\b"),
     ("hate", 0.9, rf"\b{_GROUP_ID}\s+(?:{_W}){{0,2}}(?:monyet|babi|binatang|najis|penyakit|sampah masyarakat)\b"),
-    ("hate", 0.9, rf"\b(?:bon|lu|dam|tui|do|thang|con|may thang)\s+(?:{_W}){{0,2}}{_GROUP_VI}\b"),
-    ("hate", 0.9, r"\b(?:tau khua|moi ro|be de)\b"),
+    ("hate", 0.9, rf"\b(?:bon|lu|dam|do|thang|may thang)\s+(?:{_W}){{0,2}}{_GROUP_VI}\b"),
+    ("hate", 0.9, r"\b(?:tau khua|moi ro|be de)\b|\bdong tinh\s+(?:benh hoan|ghe tom|kinh tom|bien thai)\b"),
     ("hate", 0.9, rf"\b(?:budos|mocskos|koszos|rohadt|retkes)\s+{_GROUP_HU}"),
     ("hate", 0.9, rf"\b{_GROUP_HU}\s+(?:{_W}){{0,2}}(?:tolvaj|bunozo|allat|majom|patkany|szemet|beteg|iranyit|nem valo|takarod|pusztul|dogol)\w*"),
     ("hate", 0.9, rf"\b{_GROUP_UK}\s+(?:{_W}){{0,2}}(?:злод\w*|вор\w*|тварин\w*|животн\w*|мавп\w*|обезьян\w*|хвор\w*|больн\w*|не повинн\w*|не должн\w*|геть|вон|убира\w*|вимітайтес\w*)"),
@@ -60,8 +61,8 @@ DEFAMATION: Final[list[tuple[str, float, str]]] = [
     ("defamation", 0.9, r"\b(?:itu|adalah)\s+(?:seorang\s+)?(?:maling|pencuri|penipu|koruptor|pedofil|pemerkosa|napi|residivis)\b"),
     ("defamation", 0.9, r"\b(?:pernah|sudah|baru)\s+(?:dipenjara|masuk penjara|ditangkap polisi|dibui)\b"),
     ("defamation", 0.9, r"\b(?:diblokir|dibanned|diban|dikeluarkan|ditendang)\s+(?:\S+\s+){0,4}karena\s+(?:pakai\s+|pake\s+|menggunakan\s+)?(?:bot|curang|cheat|menipu|mencuri|kolusi)\b"),
-    ("defamation", 0.9, r"\bla\s+(?:mot\s+)?(?:ke|thang|con|do|ten)\s+(?:trom|cap|lua dao|an cap|toi pham|hiep dam|au dam)\b"),
-    ("defamation", 0.9, r"\btung\s+(?:di tu|ngoi tu|bi bat|vao tu|an cap)\b"),
+    ("defamation", 0.9, r"\bla\s+(?:mot\s+)?(?:ke|thang|con|do|ten)\s+(?:trom|lua dao|an cap|toi pham|hiep dam|au dam)\b"),
+    ("defamation", 0.9, r"\btung\s+(?:ngoi tu|bi bat|vao tu|an cap)\b"),
     ("defamation", 0.9, r"\bbi\s+(?:cam|ban|khoa|duoi|block)\s+(?:\S+\s+){0,5}vi\s+(?:dung bot|gian lan|lua dao|an cap|hack|xai bot)\b"),
     ("defamation", 0.9, r"\b(?:elitelt|ismert|hirhedt|rovott multu)\s+(?:tolvaj|csalo|bunozo|pedofil|szelhamos)\b|\b(?:lopta meg|ult bortonben|bortonben ult|sikkasztott)\b"),
     ("defamation", 0.9, r"\b(?:botozas|csalas|lopas|csalo)\w*(?:ert|miatt)\s+(?:tiltottak|bannoltak|zartak|rugtak|dobtak)\s+ki\b|\b(?:tiltottak|bannoltak|zartak|rugtak)\s+ki\s+(?:\S+\s+){0,3}(?:botozas|csalas|lopas)\w*"),
@@ -71,7 +72,7 @@ DEFAMATION: Final[list[tuple[str, float, str]]] = [
 
 ILLEGAL_DISCLOSURE: Final[list[tuple[str, float, str]]] = [
     # Data nobody may lawfully pass on: leaked or stolen user databases and password dumps (chat.2).
-    ("illegal_disclosure", 0.9, r"\b(?:leaked|stolen|hacked|dumped|scraped)\s+(?:\S+\s+){0,2}(?:database|db|data ?base|user data|player data|customer data|passwords?|credentials|email list|dump)\b"),
+    ("illegal_disclosure", 0.9, r"\b(?:leaked|stolen|hacked|dumped|scraped)\s+(?:\S+\s+){0,2}(?:database|db|data ?base|user data|player data|customer data|password list|passwords of|credentials|email list|dump)\b"),
     ("illegal_disclosure", 0.9, r"\b(?:dump|database|db|list|leak)\s+(?:of\s+)?(?:\S+\s+){0,3}(?:user|player|customer|member|account)s?'?\s+(?:passwords?|emails?|data|phones?|details|logins?)\b"),
     ("illegal_disclosure", 0.9, r"\b(?:database|data|dump|daftar)\s+(?:\S+\s+){0,2}(?:pemain|pengguna|member|user)\s+(?:\S+\s+){0,1}(?:bocor|curian|hasil hack)|\bdump\s+(?:password|kata sandi|data)\s+(?:pengguna|pemain|member)\b"),
     ("illegal_disclosure", 0.9, r"\b(?:co so du lieu|du lieu|data|dump)\s+(?:\S+\s+){0,3}(?:bi lo|ro ri|bi hack|danh cap)\b|\b(?:du lieu|data|dump)\s+mat khau\s+(?:nguoi dung|nguoi choi|tai khoan)\b"),
@@ -83,12 +84,12 @@ MISLEADING: Final[list[tuple[str, float, str]]] = [
     # Deliberately false notices: a fake confirmed promotion paid to a player's own wallet, or the
     # room "closing" so everyone should withdraw now (rule chat.9). Complaints ("rigged") are not it.
     ("misleading", 0.9, r"\b(?:site|room|platform|casino|poker ?room)\s+(?:is\s+|will\s+)?(?:closes|closing|close|shuts? down|shutting down|goes bankrupt|going bankrupt|is bankrupt)\s+(?:\S+\s+){0,1}(?:tomorrow|today|tonight|soon|this week)\b"),
-    ("misleading", 0.9, r"\bwithdraw\s+(?:everything|it all|all (?:your|of your|ur)\s+\w+|your (?:balance|money))\s+(?:now|today|before)\b"),
+    ("misleading", 0.9, r"\bwithdraw\s+(?:all\s+(?:of\s+)?)?(?:your|ur)\s+(?:balance|money|funds|chips|winnings)\s+(?:now|today|before)\b|\bwithdraw everything (?:now\s+)?or lose\b"),
     ("misleading", 0.9, r"\b(?:support|admin|staff|management|the site|cs)\s+(?:has\s+|just\s+)?(?:confirmed|announced|said|says)\b.{0,60}\b(?:doubled|double|tripled|x2|x3)\b"),
     ("misleading", 0.85, r"\bsend\s+(?:it|them|the money|your deposit|the deposit|chips|money)\s+to\s+my\s+(?:wallet|account|paypal|bank)\b"),
-    ("misleading", 0.9, r"\b(?:situs|web|website|room)\s+(?:ini\s+)?(?:akan\s+)?(?:tutup|bangkrut|ditutup)\s+(?:besok|hari ini|nanti malam|minggu ini)\b|\btarik\s+(?:semua|semuanya|saldo\w*)\s+(?:sekarang|hari ini)\b"),
+    ("misleading", 0.9, r"\b(?:situs|web|website|room)\s+(?:ini\s+)?(?:akan\s+)?(?:tutup|bangkrut|ditutup)\s+(?:besok|hari ini|nanti malam|minggu ini)\b"),
     ("misleading", 0.9, r"\b(?:cs|admin|support)\s+(?:sudah|udah|telah)\s+(?:konfirmasi|bilang|umumkan)\b.{0,50}\b(?:dobel|double|ganda|dua kali)\b"),
-    ("misleading", 0.9, r"\b(?:trang|web|san|nha cai)\s+(?:nay\s+)?(?:se\s+|sap\s+)?(?:dong cua|pha san|dong)\s+(?:ngay mai|hom nay|toi nay|tuan nay)\b|\brut het\s+(?:ngay|di|luon)\b"),
+    ("misleading", 0.9, r"\b(?:trang|web|san|nha cai)\s+(?:nay\s+)?(?:se\s+|sap\s+)?(?:dong cua|pha san|dong)\s+(?:ngay mai|hom nay|toi nay|tuan nay)\b"),
     ("misleading", 0.9, r"\b(?:ho tro|admin|cskh)\s+(?:da\s+)?(?:xac nhan|thong bao)\b.{0,50}\b(?:gap doi|x2|nhan doi)\b"),
     ("misleading", 0.9, r"\b(?:holnap|ma este|ma)\s+(?:bezar|megszunik|csodbe megy)\s+(?:az\s+)?oldal|\boldal\s+(?:holnap\s+)?(?:bezar|megszunik)\b|\b(?:vegyel|vegyetek|vegyel)\s+ki\s+mindent\b"),
     ("misleading", 0.9, r"\b(?:ugyfelszolgalat|admin|support)\s+(?:\S+\s+)?(?:megerositette|bejelentette)\b.{0,60}\b(?:dupla|duplaz\w*|ketszeres)\b"),
@@ -99,7 +100,7 @@ MISLEADING: Final[list[tuple[str, float, str]]] = [
 CONFIDENTIAL: Final[list[tuple[str, float, str]]] = [
     # Others' paid material passed around free, and an operator's internal documents (chat.11).
     ("confidential", 0.9, r"\b(?:copy|pdf|download|rip|torrent|leak)\s+(?:\S+\s+){0,2}(?:of\s+)?(?:the\s+)?(?:paid|premium|private|members?-only)\s+(?:\S+\s+){0,2}(?:course|training|videos?|ebook|book|coaching|solver|software|materials?)\b"),
-    ("confidential", 0.9, r"\bpaid\s+(?:\S+\s+){0,2}(?:course|training|ebook|solver|videos?)\b.{0,40}\b(?:free|download|pdf|torrent)\b"),
+    ("confidential", 0.9, r"\bpaid\s+(?:\S+\s+){0,2}(?:course|training|ebook|solver|videos?)\b.{0,40}\b(?:free download|for free|free pdf|pdf|torrent)\b"),
     ("confidential", 0.9, r"\b(?:leaked|stolen)\s+(?:\S+\s+){0,2}internal\s+(?:\S+\s+){0,2}(?:report|document|docs|files|memo|audit|emails)\b|\bcracked\s+(?:pio|gto|solver|hud|tracker)\w*"),
     ("confidential", 0.9, r"\b(?:salinan|copy|pdf|file)\s+(?:\S+\s+){0,2}(?:kursus|kelas|materi|ebook|video)\s+berbayar\b|\b(?:kursus|kelas|materi|ebook)\s+berbayar\b.{0,40}\b(?:gratis|unduh|download)\b"),
     ("confidential", 0.9, r"\b(?:laporan|dokumen|data)\s+internal\s+(?:\S+\s+){0,4}bocor|\bbocoran\s+(?:laporan|dokumen)\s+internal\b"),
@@ -114,7 +115,7 @@ CRIMINAL: Final[list[tuple[str, float, str]]] = [
     # Carding, laundering and drugs (rule chat.8), beyond the selling patterns of `patterns.py`.
     ("criminal", 0.85, r"\bcvv\b|\bstolen (?:credit |debit |bank )?cards?\b|\bcarding\b"),
     ("criminal", 0.9, r"\b(?:launder|wash|clean)\s+(?:your |the |my |ur )?(?:money|winnings|cash|funds|profits)\b"),
-    ("criminal", 0.85, r"\b(?:coke|cocaine|weed|meth|mdma|molly|ecstasy|heroin|drugs|pills)\s+(?:delivered|delivery|for sale|plug)\b|\bwant (?:some )?(?:coke|cocaine|weed|meth|mdma|drugs)\b"),
+    ("criminal", 0.85, r"\b(?:coke|cocaine|weed|meth|mdma|molly|ecstasy|heroin|drugs|pills)\s+(?:delivered|delivery|for sale|plug)\b|\bwant (?:some )?(?:cocaine|weed|meth|mdma|drugs)\b"),
     ("criminal", 0.9, r"\bkartu kredit curian\b|\bcuci uang\b|\b(?:jual|beli|antar)\s+(?:narkoba|sabu|ganja|ekstasi|kokain)\b"),
     ("criminal", 0.9, r"\bthe tin dung\s+(?:an cap|danh cap|trom)\b|\brua tien\b|\b(?:ban|giao)\s+(?:ma tuy|can sa|thuoc lac)\b"),
     ("criminal", 0.9, r"\blopott\s+(?:bank|hitel)kartya\w*|\b(?:tisztara mos\w*|penzmos\w*)"),
@@ -125,7 +126,7 @@ IMPERSONATION: Final[list[tuple[str, float, str]]] = [
     # A line presented as coming from staff ("[SUPPORT] ...", "Admin here: ..."), or asking for
     # login details the way staff never do (rule chat.4).
     ("impersonation", 0.9, r"^\W*(?:\[\s*|\(\s*)?(?:official\s+|resmi\s+)?(?:admin|administrator|support|moderator|staff|security|cs resmi|customer service|ho tro|cskh|quan tri vien|ugyfelszolgalat|підтримка|поддержка|адмін|админ|модератор)(?:\s+resmi)?(?:\s*[\]):]|\s+(?:here|di sini|disini|day|vagyok|тут|на зв'язку)\s*[:,.!-])"),
-    ("impersonation", 0.9, r"\b(?:send|give|tell|share|dm|type)\s+(?:me\s+|us\s+)?(?:your|their|ur)\s+(?:login|password|pass|pin|otp|verification code|2fa code|credentials)\b"),
+    ("impersonation", 0.9, r"\b(?:send|give|tell|share|dm|type)\s+(?:me\s+|us\s+)?(?:your|their|ur)\s+(?:login|password|pin|otp|verification code|2fa code|credentials)\b"),
     ("impersonation", 0.9, r"\bkirim\s+(?:\S+\s+)?(?:login|password|kata sandi|otp|pin|kode verifikasi)\b|\bgui\s+(?:\S+\s+)?(?:thong tin dang nhap|mat khau|ma otp|ma xac minh)\b"),
     ("impersonation", 0.9, r"\bkuld\w*\s+(?:\S+\s+){0,2}(?:belepesi adat\w*|jelszav\w*|ellenorzo kod\w*)|\b(?:надішліть|надішли|пришлите|пришли|отправь\w*|скинь)\s+(?:\S+\s+)?(?:пароль|логін|логин)\b"),
 ]
@@ -133,7 +134,7 @@ IMPERSONATION: Final[list[tuple[str, float, str]]] = [
 CONTACT_SOLICITING: Final[list[tuple[str, float, str]]] = [
     # Asking for someone's address, number or e-mail with words in between (rule chat.10).
     ("personal_info", 0.85, r"\b(?:minta|kasih|kirim|kirimin|share|bagi)\s+(?:\S+\s+){0,2}(?:alamat|email|nomor|nomer|no hp|no wa|nama asli|nama lengkap)\b(?:\s+\S+){0,3}\s+(?:kamu|mu|lu|lo|anda|km)\b"),
-    ("personal_info", 0.85, r"\b(?:дай|скинь|напиши|кинь|скажи|надішли|пришли)\s+(?:\S+\s+){0,2}(?:номер|телефон|пошту|почту|адресу|адрес|email|імейл)\b"),
+    ("personal_info", 0.85, r"\b(?:дай|скинь|напиши|кинь|скажи|надішли|пришли)\s+(?:мені\s+|мне\s+)?(?:свій|свою|свої|свой|свои|твій|твою|твой|твои|ваш|вашу)\s+(?:\S+\s+)?(?:номер|телефон|пошту|почту|адресу|адрес|email|імейл)\b"),
 ]
 
 THREATS: Final[list[tuple[str, float, str]]] = [
@@ -142,7 +143,7 @@ THREATS: Final[list[tuple[str, float, str]]] = [
 
 SEXUAL: Final[list[tuple[str, float, str]]] = [
     # Sexual propositions and requests for nude pictures (rule chat.3, obscene/indecent).
-    ("sexual", 0.9, r"\b(?:want|wanna|gonna|going|like)\s+(?:to\s+)?(?:fuck|bang|screw|shag)\s+(?:you|u|ya|her)\b"),
+    ("sexual", 0.9, r"\b(?:want|wanna|gonna|going|like)\s+(?:to\s+)?(?:fuck|bang|shag)\s+(?:you|u|ya|her)\b"),
     ("sexual", 0.9, r"\b(?:gui|cho xin|send|kirim)\s+(?:\S+\s+)?(?:anh|hinh|foto|pics?)\s+(?:nude|khoa than|nong|bugil|telanjang)\b|\b(?:muon|thich)\s+dit\s+(?:em|anh|may)\b"),
     ("sexual", 0.9, r"\bmeg\s+(?:akarlak|foglak|kene)\s+dugni\b|\bdugni\s+(?:akarlak|foglak)\b|\bszopd le\b"),
     ("sexual", 0.9, r"\b(?:скинь|надішли|пришли|покажи)\s+(?:\S+\s+)?(?:голі|голые|голое|інтимні|интимные|нюдс\w*)\b|\b(?:хочу|хочу тебе|хочу тебя)\s+(?:тебе\s+|тебя\s+)?(?:трахнути|трахнуть|вийобати|выебать)\b"),
@@ -151,7 +152,7 @@ SEXUAL: Final[list[tuple[str, float, str]]] = [
 COLLUSION: Final[list[tuple[str, float, str]]] = [
     # Agreeing not to play against each other, or to hunt one player together (rule chat.7).
     ("collusion_talk", 0.9, r"\b(?:don'?t|do not|never|we won'?t)\s+(?:bet|raise|play|go)\s+(?:into|against|vs)\s+each other\b"),
-    ("collusion_talk", 0.9, r"\b(?:dung|khong)\s+(?:cuoc|to|danh|theo)\s+(?:vao\s+)?nhau\b|\b(?:nhuong nhau|kep|cung nham)\s+(?:\S+\s+){0,3}(?:lay\s+)?bounty\b"),
+    ("collusion_talk", 0.9, r"\b(?:dung|khong)\s+(?:cuoc|to|theo)\s+(?:vao\s+)?nhau\b|\b(?:nhuong nhau|kep|cung nham)\s+(?:\S+\s+){0,3}(?:lay\s+)?bounty\b"),
     ("collusion_talk", 0.9, r"\bnhuong nhau\b|\b(?:celozzuk|vadasszuk|szedjuk|intezzuk)\s+(?:be\s+|le\s+|el\s+)?(?:\S+\s+){0,3}(?:a |az )?(?:fejpenz|bounty)\w*"),
     ("collusion_talk", 0.9, r"\bne\s+(?:fogadjunk|emeljunk|jatsszunk|licitaljunk)\s+egymas\s+ellen\b|\bkimeljuk egymast\b"),
     ("collusion_talk", 0.9, r"\b(?:давай|давайте)\s+(?:разом|вместе|обидва|оба)?\s*(?:полювати|поохотимся|полюємо|охотиться|виб'?ємо|выбьем)\s+на\b"),
@@ -163,7 +164,7 @@ SPAM: Final[list[tuple[str, float, str]]] = [
     ("spam", 0.9, r"\b(?:join|subscribe to|follow)\s+(?:my\s+|our\s+|the\s+)?(?:telegram|tg|discord|whatsapp|zalo|channel|group|vip group|server)\b"),
     ("spam", 0.9, r"\b(?:gabung|masuk)\s+(?:ke\s+)?(?:grup|group|channel|telegram|discord)\b|\btham gia\s+(?:nhom|group|kenh)\b|\bcsatlakozz\s+(?:a\s+|az\s+)?(?:\S+\s+)?(?:csoport|csatorna|telegram)\w*"),
     ("spam", 0.9, r"\b(?:вступай|вступайте|приєднуйся|приєднуйтесь|присоединяйся|присоединяйтесь|підписуйся|подписывайся)\s+(?:\S+\s+)?(?:в|у|на|до)?\s*(?:телеграм\w*|канал\w*|груп\w*|чат\w*)"),
-    ("spam", 0.9, r"\b(?:best|cheap|cheapest|pro)\s+(?:poker\s+)?(?:coaching|staking|rakeback|chips|accounts)\b|\b\d{2,3}\s?% (?:off|bonus|discount|rakeback)\b|\bbonus \d{2,3}\s?%"),
+    ("spam", 0.9, r"\b(?:best|cheap|cheapest|pro)\s+(?:poker\s+)?(?:coaching|staking|rakeback|chips|accounts)\b|\b\d{2,3}\s?% (?:off|bonus|discount)\b|\bbonus \d{2,3}\s?%"),
     ("spam", 0.85, r"\b(?:olcso|elado|eladok|veszek|olcson)\w*\s+(?:\S+\s+){0,2}(?:zseton|chip|fiok|account)\w*|\b(?:zseton|fiok|chip)\w*\s+(?:\S+\s+){0,3}(?:elado|eladok|olcson)\b"),
 ]
 

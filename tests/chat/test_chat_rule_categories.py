@@ -64,6 +64,11 @@ NEAR_MISSES = [
     "he stole the pot lol", "what a thief, runner runner", "situs ini lemot banget", "tarik napas dulu",
     "the course of the hand", "free roll tonight", "kill the clock please", "gas station break brb",
     "black and white avatar", "ezt a kört bedobom", "вся база турнірів на сайті", "delivery of the flop was slow",
+    "kill them with the nuts", "asians are sick at poker", "semua orang china suka main poker", "tui đồng tình",
+    "I'm going to withdraw everything now, done for today", "aku tarik semua sekarang", "mình rút hết luôn",
+    "brb getting a coke", "want some coke?", "gonna screw you over on the river", "скажи номер столу",
+    "từng đi tu", "đừng đánh nhau mọi người", "this site gives 30% rakeback", "I got hacked yesterday, password reset",
+    "I paid for the GTO course, now downloading the app", "give me your pass on this one",
 ]
 
 
