@@ -61,7 +61,9 @@ def save_model(model: ChatModel, path: Path) -> None:
         "lexicon_blob": np.frombuffer("\n".join(terms).encode("utf-8"), dtype=np.uint8).copy(),
         "lexicon_masks": np.array([model.lexicon[t] for t in terms], dtype=np.int16),
         "meta": model.meta,
-        "token_table_blob": np.frombuffer(_table_blob(model.token_table).encode("utf-8"), dtype=np.uint8).copy(),
+        "token_table_blob": np.frombuffer(
+            _table_blob(model.token_table).encode("utf-8"), dtype=np.uint8
+        ).copy(),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     sio.dump(state, path, compression=ZIP_DEFLATED, compresslevel=6)
@@ -96,7 +98,9 @@ def load_model(path: Path) -> ChatModel:
 
 def _table_blob(tables: dict[str, dict[str, str]]) -> str:
     """One line per entry: language TAB chunk TAB words (chunks hold no whitespace)."""
-    return "\n".join(f"{lang}\t{chunk}\t{words}" for lang, t in sorted(tables.items()) for chunk, words in t.items())
+    return "\n".join(
+        f"{lang}\t{chunk}\t{words}" for lang, t in sorted(tables.items()) for chunk, words in t.items()
+    )
 
 
 def _read_table(blob: str) -> dict[str, dict[str, str]]:

@@ -191,7 +191,9 @@ def build_token_table(chunks_by_lang: dict[str, set[str]]) -> dict[str, dict[str
         ordered = sorted(chunks)
         for chunk, doc in zip(ordered, nlp.tokenizer.pipe(ordered), strict=True):
             words = [
-                w for t in doc if not t.is_space and not _SPLIT_WORDS.fullmatch(t.text)
+                w
+                for t in doc
+                if not t.is_space and not _SPLIT_WORDS.fullmatch(t.text)
                 for w in t.norm_.lower().split()
             ]
             if words and words != default_words(chunk):

@@ -34,9 +34,7 @@ _LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "
 _HAS_OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f]")
 # A word (run of letters/digits, as `_TOKEN` reads it) holding both a Latin and a Cyrillic/Greek
 # letter: the only case `_fix_homoglyphs` changes anything.
-_MIXED_WORD = re.compile(
-    r"[a-z][^\W_]*[\u0370-\u03ff\u0400-\u052f]|[\u0370-\u03ff\u0400-\u052f][^\W_]*[a-z]"
-)
+_MIXED_WORD = re.compile(r"[a-z][^\W_]*[\u0370-\u03ff\u0400-\u052f]|[\u0370-\u03ff\u0400-\u052f][^\W_]*[a-z]")
 _TOKEN = re.compile(r"[^\W_]+|[@$!|0-9]+", re.UNICODE)
 _LEET_RUN = re.compile(
     r"(?<=[^\W\d_])[013457@$|]+(?=[^\W\d_])|(?<=[^\W\d_])[013457@$]+\b|\b[013457@$](?=[^\W\d_]{2})(?!bet)"
@@ -48,9 +46,7 @@ _RUN = re.compile(r"(.)\1{2,}")
 # the leetspeak pattern alone cost ~5 us on a 65-character line).
 # Each starts with a literal character set, so `re` scans for it before trying anything else.
 _LEET_PRE = re.compile(r"[013457@$|](?:(?<=[^\W\d_].)|(?=[^\W\d_]))")
-_SPACED_PRE = re.compile(
-    r"[ .\-_*+](?<![^\W_][^\W\d_].)(?<=[^\W\d_].)[^\W\d_][ .\-_*+][^\W\d_](?![^\W_])"
-)
+_SPACED_PRE = re.compile(r"[ .\-_*+](?<![^\W_][^\W\d_].)(?<=[^\W\d_].)[^\W\d_][ .\-_*+][^\W\d_](?![^\W_])")
 _COMBINING = re.compile(r"[\u0300-\u036f]")
 _CLUSTER = re.compile(r"(?s).[\u0300-\u036f]*")
 

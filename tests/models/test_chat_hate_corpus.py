@@ -31,8 +31,15 @@ def test_every_group_is_mentioned_by_hateful_and_benign_lines_alike(lang: str) -
 
 
 def test_training_lines_are_not_test_lines() -> None:
-    training = {t for lang in LANGS for t in hate_lines(lang) + benign_group_lines(lang) + list(BENIGN_TABLE[lang])}
-    planted = {line.replace("{v}", "").strip() for bank in VIOLATIONS.values() for lines in bank.values() for line in lines}
+    training = {
+        t for lang in LANGS for t in hate_lines(lang) + benign_group_lines(lang) + list(BENIGN_TABLE[lang])
+    }
+    planted = {
+        line.replace("{v}", "").strip()
+        for bank in VIOLATIONS.values()
+        for lines in bank.values()
+        for line in lines
+    }
     assert not training & {t for lang in BASE for t in table_talk(lang)}
     assert not training & planted
 
