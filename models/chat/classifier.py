@@ -1,8 +1,9 @@
 """`ChatClassifier`: the `TextClassifier` the chat detectors receive.
 
-Per batch: text views (normalize.py), language (langid.py), word-list hits (lexicon.py) and
-pattern hits (rules.py) per message in Python; hashed n-gram scores for the whole batch in numpy
-(features.py); then one fused `TextVerdict` per message.
+Per batch: distinct texts not in the verdict cache are analysed once: text views for the batch
+(normalize.py), language (langid.py), word-list hits (lexicon.py) and pattern hits (rules.py) per
+message in Python; hashed n-gram scores for the whole batch in numpy (features.py); then one
+fused `TextVerdict` per message.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 scikit-learn's HashingVectorizer spends ~40 us per chat line in Python slicing (measured); here
 every n-gram of every message is hashed with one polynomial prefix-hash pass over the batch's
 code points, which is what makes >= 20,000 messages/s on one core possible.
+The spaCy token table (end of module) gives the accent-free word features spaCy's tokens.
 """
 
 from __future__ import annotations
