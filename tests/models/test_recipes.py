@@ -51,6 +51,13 @@ def test_binary_recipe_learns_planted_signal() -> None:
     assert roc_auc_score(test_y, scores) > 0.85
 
 
+def test_binary_recipe_with_svm_average_learns_too() -> None:
+    train_x, train_y = synthetic(600, seed=1)
+    test_x, test_y = synthetic(300, seed=2)
+    scores = binary_scores(train_x, train_y, test_x, make_features=TextFeatures, c=4.0, seed=0, svc_c=1.0)
+    assert roc_auc_score(test_y, scores) > 0.85
+
+
 def test_binary_recipe_stays_near_chance_on_shuffled_labels() -> None:
     train_x, train_y = synthetic(600, seed=1)
     test_x, test_y = synthetic(300, seed=2)
