@@ -1,23 +1,26 @@
 """Bumhunting (house rules section 8): predatory table selection and flight from competent players.
 
 Consumes `hand.records` (to keep the shared skill table, `skill.SkillTable`) and cash-game
-`seat.activity`. For every player it measures avoidance:
+`seat.activity`. For every player it measures avoidance with four tests (Bonferroni over the
+players testable at all, and over the four; see docs/seat-integrity.md):
 - flight: of the known-skill players who sit down at the player's table, how often the player
   leaves within `flight_window` seconds, separately for strong arrivals and for the others. Arrivals
   of one class less than a window apart form one exposure episode, and a leave ends at most one
-  episode per class, so bursts count once and both classes are counted alike. Under the
-  null (leaving does not depend on who arrives) both rates are equal; the number of flights after
-  strong arrivals is tested against a binomial with the player's own rate after other arrivals,
-  shrunk towards the population rate (empirical Bayes), Bonferroni over tested players;
-- selection: the mean skill of the opponents already seated when the player joins, against the mean
-  over all joins (one-sided z-test, Bonferroni), and how few of the player's joins had a strong
-  opponent seated, against the share over all joins (binomial lower tail, Bonferroni);
+  episode per class, so bursts count once and both classes are counted alike. Under the null
+  (leaving does not depend on who arrives) both rates are equal; flights after strong arrivals are
+  tested against the beta-binomial posterior predictive of the player's own rate after other
+  arrivals (prior at the population rate);
+- unplayed leaves: of the player's joins with a strong player seated, how many end with 0 hands
+  (a look at the table and a seating attempt without play), against the same player's joins
+  without one, by the same test;
+- selection and avoidance, on stays (stints longer than the flight window): the opponents' mean
+  skill at the join against all stays (one-sided z-test), and how few stays had a strong opponent
+  seated against the share over all stays (binomial lower tail);
 - reported alongside: heads-up refusals against strong players, joins without a hand, time seated
-  but sitting out, and victims (weak players present at the player's joins again and again).
+  but sitting out, and victims (weak players present at the player's joins, again and again).
 State: table rosters, per-player counts (bounded by active players; idle ones expire) and the
 replicated skill table. See docs/seat-integrity.md for the keying.
 """
-
 from __future__ import annotations
 
 import math
@@ -26,20 +29,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.categories import rule_of
 from pipeline.contracts import HAND, SEAT, Event, HandRecord, SeatActivity
+from pipeline.detectors.seat.bumhunting_finding import Behaviour as _Behaviour
+from pipeline.detectors.seat.bumhunting_finding import build_finding
 from pipeline.detectors.seat.bumhunting_stats import (
     BumhuntConfig,
     avoidance_test,
     flight_test,
     selection_test,
 )
-from pipeline.detectors.seat.common import iso, timeline_entry, utc
 from pipeline.detectors.seat.guard import InputGuard
 from pipeline.detectors.seat.skill import SkillTable
-from pipeline.findings import Finding, stable_id
+from pipeline.findings import Finding
 
-CATEGORY = "bumhunting"
 SWEEP_EVERY = 8_192
 
 
@@ -54,31 +56,6 @@ class _Seat:
     """Start of the latest exposure episode per class (True = strong arrivals)."""
     company: tuple[float, bool] | None = None
     """Known opponents at the join: their mean skill, and whether one of them was strong."""
-
-
-@dataclass(slots=True)
-class _Behaviour:
-    exp_strong: int = 0
-    flights_strong: int = 0
-    exp_other: int = 0
-    flights_other: int = 0
-    joins: int = 0
-    join_skill: float = 0.0
-    joins_with_strong: int = 0
-    stints: int = 0
-    zero_hand_stints: int = 0
-    seated_s: float = 0.0
-    sat_out_s: float = 0.0
-    hu_strong: int = 0
-    hu_strong_left: int = 0
-    looks_strong: int = 0
-    unplayed_strong: int = 0
-    looks_other: int = 0
-    unplayed_other: int = 0
-    victims: Counter[str] = field(default_factory=Counter)
-    sessions: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
-    last_seen: float = 0.0
-    flagged: bool = False
 
 
 @dataclass(slots=True)
@@ -301,7 +278,7 @@ class BumhuntingDetector:
         if min(float(t["p_adjusted"]) for t in tests.values()) > cfg.alpha / len(tests):
             return []
         b.flagged = True
-        return [self._finding(ts, ev, b, tests)]
+        return [build_finding(self.name, cfg, self.skills, ev, b, tests)]
 
     def _look_test(self, b: _Behaviour) -> dict[str, Any]:
         return flight_test(
@@ -346,76 +323,6 @@ class BumhuntingDetector:
             with_strong=b.joins_with_strong,
             share_all=self._join_with_strong / self._join_n,
             n_tests=self._tested_join,
-        )
-
-    def _finding(
-        self,
-        ts: float,
-        ev: SeatActivity,
-        b: _Behaviour,
-        tests: dict[str, dict[str, Any]],
-    ) -> Finding:
-        cfg = self.config
-        pid = ev.player_id
-        main = min(tests.values(), key=lambda t: float(t["p_adjusted"]))
-        best = float(main["p_adjusted"])
-        # Weak players met again and again; a hunter flagged early has met few twice, so then everyone
-        # weak they sat down with is listed (each may ask for a nickname reset).
-        victims = [v for v, c in b.victims.most_common(10) if c >= cfg.victim_min]
-        victims = victims or [v for v, _ in b.victims.most_common(10)]
-        sessions = list(b.sessions)
-        start = min(s["join"] for s in sessions)
-        fid = stable_id("fnd", self.name, pid, ev.event_id)
-        statistic = {
-            **main,
-            **{k: (v if v.get("name") else None) for k, v in tests.items()},
-        }
-        return Finding(
-            finding_id=fid,
-            detector=self.name,
-            rule=rule_of(CATEGORY),
-            family="seat",
-            category=CATEGORY,
-            score=round(min(1.0, 0.6 + 0.4 * min(1.0, -math.log10(max(best, 1e-300)) / 10)), 4),
-            players=(pid,),
-            ts=ev.ts,
-            window_start=utc(start),
-            window_end=ev.ts,
-            summary=(
-                f"{pid} left within {cfg.flight_window:.0f}s after {b.flights_strong}/{b.exp_strong} strong "
-                f"arrivals (vs {b.flights_other}/{b.exp_other} others), left unplayed {b.unplayed_strong}/"
-                f"{b.looks_strong} tables with a strong player seated (vs {b.unplayed_other}/{b.looks_other}); "
-                f"{len(victims)} repeated weak opponents"
-            ),
-            source_event_ids=(ev.event_id,),
-            evidence={
-                "statistic": statistic,
-                "victims": victims,
-                "timeline": [
-                    timeline_entry(
-                        player_id=pid,
-                        table_id=s["table_id"],
-                        tournament_id=None,
-                        start=s["join"],
-                        end=s["leave"],
-                        state="seated",
-                    )
-                    for s in sessions
-                ],
-                "sessions": [{**s, "join": iso(s["join"]), "leave": iso(s["leave"])} for s in sessions],
-                "behaviour": {
-                    "stints": b.stints,
-                    "joins_without_play": b.zero_hand_stints,
-                    "joins_with_strong_seated": b.looks_strong,
-                    "left_unplayed_with_strong_seated": b.unplayed_strong,
-                    "joins_without_strong": b.looks_other,
-                    "left_unplayed_without_strong": b.unplayed_other,
-                    "sat_out_share": round(b.sat_out_s / b.seated_s, 4) if b.seated_s else 0.0,
-                    "heads_up_vs_strong": b.hu_strong,
-                    "heads_up_vs_strong_left": b.hu_strong_left,
-                },
-                "skill": {p: self.skills.profile(p) for p in [pid, *victims]},
-            },
         )
 
     def _sweep(self, now: float) -> None:
