@@ -59,3 +59,13 @@ def test_token_words_leave_text_without_known_chunks_untouched() -> None:
     text = "nice  hand, gg"
     assert token_words(text, {"wp": "w p"}) is text
     assert token_words(text, None) is text
+
+
+def test_huge_batches_score_the_same_and_leave_no_huge_table_behind() -> None:
+    from models.chat import features
+
+    hasher = NgramHasher(n_features=2**12)
+    weights = np.random.default_rng(2).normal(size=(2**12, 1)).astype(np.float32)
+    texts = ["x" * 2000 + str(i) for i in range(600)] + ["gg wp"]  # > 1M characters in one chunk
+    assert np.allclose(hasher.scores(texts, weights)[-1], hasher.scores(["gg wp"], weights)[0], atol=1e-5)
+    assert all(len(p) <= features._POWER_CACHE_MAX for table in features._POWER_CACHE for p in table)
