@@ -6,7 +6,7 @@ import json
 import random
 from functools import cache
 
-from pipeline.contracts import HandRecord
+from pipeline.contracts import HandRecord, SeatActivity
 from pipeline.detectors.seat.bumhunting import BumhuntingDetector
 from pipeline.detectors.seat.skill import SkillTable
 from pipeline.findings import Finding
@@ -112,3 +112,58 @@ def test_bad_seat_input_is_counted() -> None:
         assert det.process(ev) == []
     assert det.anomalies == {"no_seat": 1, "sit_in_without_sit_out": 1, "join_while_seated": 1}
     assert det.process(seat("join", 4.0, game="tournament", tournament="m")) == ()
+
+
+class _KnownSkills(SkillTable):
+    """A skill table with given indices (the seat statistics are under test, not the estimator)."""
+
+    def __init__(self, levels: dict[str, float]) -> None:
+        super().__init__()
+        self.levels = levels
+
+    def skill(self, player_id: str) -> float | None:
+        return self.levels.get(player_id)
+
+
+def _looks_world(seed: int) -> tuple[list[SeatActivity], dict[str, float]]:
+    """Six-max tables of strong (1.2), average (0.0) and weak (-1.2) players; a hunter who joins a
+    new table every few minutes, leaves unplayed when a strong player is seated and plays 40 hands
+    otherwise; a hopper who plays 3 hands everywhere; honest players who play 15-80 hands."""
+    rng = random.Random(seed)
+    levels = {f"s{i}": 1.2 for i in range(20)} | {f"a{i}": 0.0 for i in range(40)}
+    levels |= {f"w{i}": -1.2 for i in range(30)}
+    levels |= {"hunter": 0.0, "hopper": 0.0}
+    events: list[SeatActivity] = []
+    regulars = [p for p in levels if p not in ("hunter", "hopper")]
+    for k in range(120):
+        table, at = f"t{k}", k * 300.0
+        seated = rng.sample(regulars, 4)
+        events += [seat("join", at + i, player=p, table=table) for i, p in enumerate(seated)]
+        for i, p in enumerate(seated):
+            events.append(seat("leave", at + 3600 + 60 * i, player=p, table=table, hands=rng.randint(15, 80)))
+        visitor = "hunter" if k % 2 == 0 else "hopper"
+        strong_there = any(levels[p] >= 0.5 for p in seated)
+        if visitor == "hunter":
+            hands, stay = (0, 30.0) if strong_there else (40, 2400.0)
+        else:
+            hands, stay = 3, 200.0
+        events += [
+            seat("join", at + 10, player=visitor, table=table),
+            seat("leave", at + 10 + stay, player=visitor, table=table, hands=hands),
+        ]
+    return sorted(events, key=lambda e: e.ts), levels
+
+
+def test_unplayed_leaves_at_tables_with_a_strong_player_flag_the_hunter_only() -> None:
+    events, levels = _looks_world(11)
+    det = BumhuntingDetector(skills=_KnownSkills(levels), lateness=0)
+    found = [f for ev in events for f in det.process(ev)] + det.flush()
+    assert [f.players for f in found] == [("hunter",)]
+    (f,) = found
+    stat = f.evidence["statistic"]
+    assert stat["name"] == "unplayed_leave_with_strong_seated" and stat["unplayed"]["p_adjusted"] <= 0.0025
+    behaviour = f.evidence["behaviour"]
+    assert behaviour["left_unplayed_with_strong_seated"] == behaviour["joins_with_strong_seated"] >= 8
+    assert behaviour["left_unplayed_without_strong"] == 0
+    # The victims are the weak players the hunter sat down with, and only they.
+    assert f.evidence["victims"] and all(levels[v] <= -0.8 for v in f.evidence["victims"])
