@@ -4,6 +4,7 @@ by another player waits for review. Real broker, real API, real consumer process
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -76,6 +77,8 @@ def test_consumer_applies_a_policy_change_without_a_redeploy(tmp_path: Path, kaf
                             json={"auto_mute_enabled": False, "reason": "mutes paused"})
             assert r.status_code == 200 and r.json()["revision"] == 1, r.text
             wait_until(lambda: "replaces 0: restarting the lanes" in log.read_text(), 30, "the restart")
+            # The old lanes finish their batch and commit first; the new ones log the revision they run.
+            wait_until(lambda: "enforcement policy revision 1" in _messages(log), 120, "lanes rebuilt")
             wait_until(lambda: _ready(metrics), 120, f"/readyz after the restart; log: {log.read_text()[-2000:]}")
             produce(kafka_broker.bootstrap, CHAT, [chat_value(event_id="pol-2", player_id="p-after", text="kys loser")])
             wait_until(lambda: _findings(base, sen, "p-after"), 90, "the finding after the change")
@@ -86,6 +89,10 @@ def test_consumer_applies_a_policy_change_without_a_redeploy(tmp_path: Path, kaf
             if proc.poll() is None:
                 proc.kill()
     engine.dispose()
+
+
+def _messages(log: Path) -> list[str]:
+    return [json.loads(line).get("msg", "") for line in log.read_text().splitlines() if line.startswith("{")]
 
 
 def _login(base: str, username: str, password: str) -> dict[str, str]:

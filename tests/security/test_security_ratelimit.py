@@ -25,9 +25,11 @@ def test_password_guessing_is_throttled_per_address(client, login_as) -> None:
 
 
 def test_console_login_form_shares_the_login_limit(client) -> None:
+    started = time.monotonic()
     codes = [client.post("/console/login", data={"username": "x", "password": "y"}).status_code
-             for _ in range(7)]
-    assert 429 in codes and codes.index(429) == 5
+             for _ in range(12)]
+    refilled = int((time.monotonic() - started) / 6)  # 10/min: one token every 6 s on a slow machine
+    assert 429 in codes and 5 <= codes.index(429) <= 5 + refilled, codes
 
 
 def test_writes_are_limited_per_credential_not_globally(engine: Engine, tmp_path: Path, login_as) -> None:
