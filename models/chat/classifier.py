@@ -107,7 +107,7 @@ def lexicon_features(hits: Sequence[LexiconHit], language: str, n_words: int) ->
 class ChatClassifier:
     """Multi-label, multilingual chat classifier (satisfies `pipeline.text_model.TextClassifier`)."""
 
-    def __init__(self, model: ChatModel, *, use_lingua: bool = True, cache_size: int = 50_000) -> None:
+    def __init__(self, model: ChatModel, *, use_lingua: bool = True, cache_size: int = 20_000) -> None:
         self.model = model
         self.hasher = NgramHasher(
             n_features=model.n_features, char_range=model.char_range, word_ngrams=model.word_ngrams
