@@ -47,7 +47,7 @@ def _stream() -> Scenario:
     return merged
 
 
-def throughput(events: list[tuple[str, Any]], runs: int) -> dict[str, float]:
+def throughput(events: list[tuple[str, Any]], runs: int) -> dict[str, Any]:
     """Hand records per second through all hand detectors (chat events fed, not counted)."""
     hands = sum(1 for topic, _ in events if topic == HAND)
     rates, wall = [], []
@@ -146,17 +146,31 @@ def quality() -> dict[str, Any]:
                 p, r, n = precision_recall(f, sc.planted, c)
                 out.setdefault(f"{c}_{hands}_hands_per_table", []).append({"seed": seed, "precision": p, "recall": r, "flagged": n})
     for tpp in (6, 8):
-        sc = bounty_scenario(pairs=10, tournaments_per_pair=tpp, clean=40, seed=43 + tpp)
-        f = [x for x in run(build_hand_detectors(rules=RULES), sc.events) if x.category == "bounty_agreement"]
-        p, r, n = precision_recall(f, sc.planted, "bounty_agreement")
-        flagged = {finding_key(x) for x in f}
-        fused = {finding_key(x) for x in f if x.evidence["statistic"]["level"] == "fused"}
-        nochat = sc.planted - sc.with_chat
+        # Four seeds pooled: 40 planted pairs, 20 of them with agreement talk, 20 without.
+        planted: set[tuple[str, ...]] = set()
+        with_chat: set[tuple[str, ...]] = set()
+        flagged: set[tuple[str, ...]] = set()
+        fused: set[tuple[str, ...]] = set()
+        false = 0
+        for k in range(4):
+            run_id = f"s{k}"
+            sc = bounty_scenario(pairs=10, tournaments_per_pair=tpp, clean=40, seed=43 + tpp + 100 * k)
+            f = [x for x in run(build_hand_detectors(rules=RULES), sc.events) if x.category == "bounty_agreement"]
+            keys = {(run_id, *finding_key(x)) for x in f}
+            false += len({key for key in keys if key[1:] not in sc.planted})
+            flagged |= keys
+            fused |= {(run_id, *finding_key(x)) for x in f if x.evidence["statistic"]["level"] == "fused"}
+            planted |= {(run_id, *p) for p in sc.planted}
+            with_chat |= {(run_id, *p) for p in sc.with_chat}
+        nochat = planted - with_chat
+        hits = flagged & planted
         out[f"bounty_agreement_{tpp}_tournaments_per_pair"] = {
-            "precision": p, "recall": r, "flagged": n,
-            "recall_with_chat": len(flagged & sc.with_chat) / len(sc.with_chat),
-            "recall_with_chat_fused_high_score": len(fused & sc.with_chat) / len(sc.with_chat),
-            "recall_without_chat": len(flagged & nochat) / len(nochat),
+            "planted": len(planted), "flagged": len(flagged), "false": false,
+            "precision": round(len(hits) / len(flagged), 4) if flagged else 1.0,
+            "recall": round(len(hits) / len(planted), 4),
+            "recall_with_chat": round(len(flagged & with_chat) / len(with_chat), 4),
+            "recall_with_chat_fused_high_score": round(len(fused & with_chat) / len(with_chat), 4),
+            "recall_without_chat": round(len(flagged & nochat) / len(nochat), 4),
         }
     return out
 
