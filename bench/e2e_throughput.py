@@ -394,17 +394,17 @@ def main() -> None:
                 for rate in args.rates:
                     for run in range(args.latency_runs):
                         try:
-                            result = enforcement_latency(broker.bootstrap, f"http://127.0.0.1:{api_port}",
-                                                         f"enf{rate}-{run}", rate, args.seconds,
-                                                         logdir, backlog, args.processes, logdir / "api.db",
-                                                         args.abusive_every)
+                            enf = enforcement_latency(broker.bootstrap, f"http://127.0.0.1:{api_port}",
+                                                      f"enf{rate}-{run}", rate, args.seconds,
+                                                      logdir, backlog, args.processes, logdir / "api.db",
+                                                      args.abusive_every)
                         except RuntimeError as exc:
                             print(f"enforcement latency at {rate}/s failed: {exc}", flush=True)
                             continue
-                        enforcement.setdefault(str(rate), []).append(result)
+                        enforcement.setdefault(str(rate), []).append(enf)
                         backlog += int(rate * args.seconds)
-                        print(f"enforcement latency at {rate}/s run {run}: p50 {result['p50_ms']:.1f} ms, "
-                              f"p99 {result['p99_ms']:.1f} ms; phases {_phase_text(result)}", flush=True)
+                        print(f"enforcement latency at {rate}/s run {run}: p50 {enf['p50_ms']:.1f} ms, "
+                              f"p99 {enf['p99_ms']:.1f} ms; phases {_phase_text(enf)}", flush=True)
             finally:
                 api.send_signal(signal.SIGTERM)
                 api.wait(30)

@@ -217,11 +217,11 @@ class Rig:
                     return [tuple(r) for r in conn.execute(text(sql))]
             finally:
                 engine.dispose()
-        conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=30)
+        lite = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=30)
         try:
-            return list(conn.execute(sql))
+            return list(lite.execute(sql))
         finally:
-            conn.close()
+            lite.close()
 
 
 def _kill(proc: subprocess.Popen[bytes] | None) -> None:
