@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from models.chat.langid import LANGUAGES
@@ -18,6 +19,9 @@ LANG_BIT = {lang: 1 << i for i, lang in enumerate(LANGUAGES)}
 _WORD = re.compile(r"[^\W_]+")
 _SQUEEZE = re.compile(r"(.)\1+")
 _DOUBLE = re.compile(r"(.)\1")
+_REPEATED_LETTER = re.compile(r"(?<=([^\W_]))\1")
+"""A letter equal to the one before it: deleting these squeezes runs with a plain-string
+replacement (a group template is expanded in Python per match on 3.11)."""
 MAX_PHRASE = 4
 _SUFFIXES = (
     "nya",
@@ -273,35 +277,52 @@ class Lexicon:
             self.words.pop(word, None)
             self.phrases.pop(word, None)
             self.squeezed.pop(word, None)
+        self.pairs = frozenset(" ".join(phrase.split(" ", 2)[:2]) for phrase in self.phrases)
+        """First two words of every phrase: a phrase can only match where its first pair stands."""
 
     def find(self, view: View) -> list[LexiconHit]:
         """Longest-first matches of terms on whole words of the view."""
         text = view.text
         tokens = _WORD.findall(text)
-        squeezed = tokens
-        if _DOUBLE.search(text):
-            squeezed = _WORD.findall(_SQUEEZE.sub(r"\1", text))
-            if len(squeezed) != len(tokens):
-                squeezed = tokens
-        candidates = self.words.keys() & tokens or self.first.keys() & tokens
-        if not candidates and (squeezed is tokens or not self.squeezed.keys() & squeezed):
-            return []  # the common case, decided in C
-        spans = [m.span() for m in _WORD.finditer(text)]
-        words, first, sq = self.words, self.first, self.squeezed
+        # Squeezing runs of a letter never merges or splits words, so only words holding a
+        # double letter are squeezed, and only those whose squeezed form is listed matter.
+        squeezed = self._squeezed(text, tokens) if _DOUBLE.search(text) else {}
+        listed = self.words.keys() & tokens
+        # A message without a listed word, the first word PAIR of a listed phrase or a listed
+        # squeezed word has no hit: decided in C for most messages. (A phrase's first word
+        # alone, e.g. "di", "the", sent half the messages down the loop below for nothing.)
+        if not (listed or squeezed or self._has_pair(tokens)):
+            return []
+        starts = listed | squeezed.keys() | (self.first.keys() & tokens)
+        spans: list[tuple[int, int]] = []
         hits: list[LexiconHit] = []
         end = 0
         for i, token in enumerate(tokens):
-            if i < end:
-                continue  # inside a phrase already matched
-            if token not in words and token not in first and (squeezed[i] == token or squeezed[i] not in sq):
-                continue
+            if i < end or token not in starts:
+                continue  # inside a phrase already matched, or nothing listed starts here
             n, mask = self._match_at(tokens, squeezed, i)
             if mask:
+                if not spans:
+                    spans = [m.span() for m in _WORD.finditer(text)]
                 hits.append(LexiconHit(spans[i][0], spans[i + n - 1][1], mask))
                 end = i + n
         return hits
 
-    def _match_at(self, tokens: list[str], squeezed: list[str], i: int) -> tuple[int, int]:
+    def _squeezed(self, text: str, tokens: list[str]) -> dict[str, str]:
+        """Word -> its squeezed form, for the words of `text` whose squeezed form differs and is
+        listed. Squeezing letters keeps word boundaries, so the squeezed words align 1:1."""
+        short = _WORD.findall(_REPEATED_LETTER.sub("", text))
+        if self.squeezed.keys().isdisjoint(short):
+            return {}
+        return {w: s for w, s in zip(tokens, short, strict=True) if s != w and s in self.squeezed}
+
+    def _has_pair(self, tokens: list[str]) -> bool:
+        """Whether some two adjacent tokens are the first two words of a listed phrase."""
+        if len(tokens) < 2 or not self.first.keys() & tokens:
+            return False
+        return not self.pairs.isdisjoint(map(" ".join, pairwise(tokens)))
+
+    def _match_at(self, tokens: list[str], squeezed: dict[str, str], i: int) -> tuple[int, int]:
         """(words consumed, mask) of the longest term starting at token i; (1, 0) when none."""
         longest = self.first.get(tokens[i], 0)
         for n in range(min(longest, len(tokens) - i), 1, -1):
@@ -309,8 +330,8 @@ class Lexicon:
             if mask:
                 return n, mask
         mask = self.words.get(tokens[i], 0)
-        if not mask and squeezed[i] != tokens[i]:
-            mask = self.squeezed.get(squeezed[i], 0)
+        if not mask and tokens[i] in squeezed:
+            mask = self.squeezed[squeezed[tokens[i]]]
         return 1, mask
 
 
