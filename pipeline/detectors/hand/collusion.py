@@ -23,7 +23,7 @@ class CollusionThresholds:
     """Operating points, tuned on generated play and checked on the Pluribus hands."""
 
     min_bet_chances: int = 10
-    soft_p: float = 1e-5
+    soft_p: float = 1e-6
     soft_each_p: float = 1e-2
     soft_min_gap: float = 0.08
     soft_max_ratio: float = 0.4
