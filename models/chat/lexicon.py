@@ -293,20 +293,22 @@ class Lexicon:
         # alone, e.g. "di", "the", sent half the messages down the loop below for nothing.)
         if not (listed or squeezed or self._has_pair(tokens)):
             return []
-        starts = listed | squeezed.keys() | (self.first.keys() & tokens)
-        spans: list[tuple[int, int]] = []
-        hits: list[LexiconHit] = []
+        heads = listed | squeezed.keys() | (self.first.keys() & tokens)
+        found: list[tuple[int, int, int]] = []
         end = 0
         for i, token in enumerate(tokens):
-            if i < end or token not in starts:
+            if i < end or token not in heads:
                 continue  # inside a phrase already matched, or nothing listed starts here
             n, mask = self._match_at(tokens, squeezed, i)
             if mask:
-                if not spans:
-                    spans = [m.span() for m in _WORD.finditer(text)]
-                hits.append(LexiconHit(spans[i][0], spans[i + n - 1][1], mask))
+                found.append((i, n, mask))
                 end = i + n
-        return hits
+        if not found:
+            return []
+        starts = _offsets(text, tokens, end)
+        return [
+            LexiconHit(starts[i], starts[i + n - 1] + len(tokens[i + n - 1]), mask) for i, n, mask in found
+        ]
 
     def _squeezed(self, text: str, tokens: list[str]) -> dict[str, str]:
         """Word -> its squeezed form, for the words of `text` whose squeezed form differs and is
@@ -333,6 +335,18 @@ class Lexicon:
         if not mask and tokens[i] in squeezed:
             mask = self.squeezed[squeezed[tokens[i]]]
         return 1, mask
+
+
+def _offsets(text: str, tokens: list[str], upto: int) -> list[int]:
+    """Start offsets of tokens[:upto] in text: only non-word characters lie between two words,
+    so each word's next occurrence is the word itself (3x cheaper than Match.span per word)."""
+    out: list[int] = []
+    pos = 0
+    for token in tokens[:upto]:
+        pos = text.find(token, pos)
+        out.append(pos)
+        pos += len(token)
+    return out
 
 
 def _strip(text: str) -> str:
