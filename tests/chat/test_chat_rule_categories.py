@@ -147,6 +147,19 @@ def test_classifier_and_banned_words_agree_on_a_hateful_line_with_an_insult_word
     assert alone.category == "insult" and alone.score == 1.0
 
 
+def test_a_banned_word_refined_under_its_own_rule_stays_certain() -> None:
+    # "idiot" is a lexicon insult (chat.3); the model reads the line as hate, also chat.3: the
+    # banned word still proves the rule, so the score (and the automatic mute it earns) stays.
+    text = "you idiot, they are animals"
+    hateful = _Says(_verdict({"insult": 0.3, "hate": 0.52}, (Span(start=11, end=27, label="hate"),)))
+    (finding,) = BannedWordsDetector(classifier=hateful).process(msg(text))
+    assert (finding.category, finding.score) == ("hate", 1.0)
+    # Under another rule (hand talk, hand_in_play) the model's own score is kept.
+    hand = _Says(_verdict({"hand_in_play": 0.7}, (Span(start=11, end=27, label="hand_in_play"),)))
+    (other,) = BannedWordsDetector(classifier=hand).process(msg(text, hand_id="h-1"))
+    assert other.category == "hand_in_play" and other.score == 0.7
+
+
 def test_a_line_only_the_word_list_catches_is_left_to_banned_words() -> None:
     model = _Says(_verdict({"insult": 0.1}, flagged=()))
     assert ClassifierDetector(model).process(msg("здохни")) == ()

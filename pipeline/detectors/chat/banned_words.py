@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pipeline.categories import CATEGORIES
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.evidence import make_finding, message_evidence
 from pipeline.detectors.chat.fusion import fuse
@@ -51,8 +52,10 @@ class BannedWordsDetector:
         if fused is None:
             return ()
         category = fused.category
-        # A banned word is certain; a category the model added keeps the model's score.
-        score = 1.0 if any(s.label == category for s in spans) else fused.score
+        # A banned word is certain evidence of its house rule: when the fused category only
+        # refines it under the same rule (a slur read as hate rather than insult, both chat.3),
+        # the certainty stays; a category under another rule keeps the model's score.
+        score = 1.0 if any(_same_rule(s.label, category) for s in spans) else fused.score
         first = event.text[spans[0].start : spans[0].end]
         spans = sorted({*spans, *(s for s in fused.spans if s.end <= len(event.text))}, key=lambda s: (s.start, s.end, s.label))
         return (
@@ -71,3 +74,11 @@ class BannedWordsDetector:
                 tournament_id=event.tournament_id,
             ),
         )
+
+
+def _same_rule(label: str, category: str) -> bool:
+    """True when a lexicon label and a fused category cite the same house rule."""
+    if label == category:
+        return True
+    known = CATEGORIES.get(label), CATEGORIES.get(category)
+    return known[0] is not None and known[1] is not None and known[0][1] == known[1][1]
