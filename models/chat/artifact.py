@@ -12,9 +12,27 @@ from numpy.typing import NDArray
 
 HEADS = ("toxic", "hate", "spam")
 """Statistical heads; every other chat category is rule-based (see `rules.py`)."""
-FORMAT_VERSION = 3
-READABLE_VERSIONS = (2, 3)
+FORMAT_VERSION = 4
+READABLE_VERSIONS = (2, 3, 4)
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "artifacts" / "chat_classifier.skops"
+
+
+@dataclass(frozen=True)
+class LanguageHead:
+    """A toxic head of one language, trained on that language's own labelled set (same feature
+    layout as the shared heads). For messages detected as that language the toxic probability is
+    (1 - share) * shared head + share * this head: ru_distorted marks insults aimed at people,
+    often without swearing, while the other sets and the word lists teach swearing as abuse."""
+
+    weights: NDArray[np.float32]
+    """n_features: folded-view n-grams."""
+    bare_weights: NDArray[np.float32]
+    """n_features: accent-free spaCy words."""
+    lex_weights: NDArray[np.float32]
+    intercept: float
+    platt: tuple[float, float]
+    share: float = 0.5
+    """Weight of this head's probability against the shared toxic head's (chosen in training)."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +57,8 @@ class ChatModel:
     meta: dict[str, Any]
     token_table: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per language: chunk -> its spaCy words (see `features.build_token_table`)."""
+    language_heads: dict[str, LanguageHead] = field(default_factory=dict)
+    """Per detected language: a toxic head of its own (format 4; none before)."""
 
 
 def save_model(model: ChatModel, path: Path) -> None:
@@ -64,6 +84,7 @@ def save_model(model: ChatModel, path: Path) -> None:
         "token_table_blob": np.frombuffer(
             _table_blob(model.token_table).encode("utf-8"), dtype=np.uint8
         ).copy(),
+        "language_heads": {lang: _head_state(h) for lang, h in model.language_heads.items()},
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     sio.dump(state, path, compression=ZIP_DEFLATED, compresslevel=6)
@@ -93,6 +114,29 @@ def load_model(path: Path) -> ChatModel:
         meta=dict(state["meta"]),
         # Version 2 had no spaCy token table: its bare words were the default split.
         token_table=_read_table(bytes(state.get("token_table_blob", b"")).decode("utf-8")),
+        language_heads={str(k): _read_head(v) for k, v in state.get("language_heads", {}).items()},
+    )
+
+
+def _head_state(head: LanguageHead) -> dict[str, Any]:
+    return {
+        "weights": head.weights.astype(np.float32),
+        "bare_weights": head.bare_weights.astype(np.float32),
+        "lex_weights": head.lex_weights.astype(np.float32),
+        "intercept": float(head.intercept),
+        "platt": [float(head.platt[0]), float(head.platt[1])],
+        "share": float(head.share),
+    }
+
+
+def _read_head(state: dict[str, Any]) -> LanguageHead:
+    return LanguageHead(
+        weights=np.ascontiguousarray(state["weights"], dtype=np.float32),
+        bare_weights=np.ascontiguousarray(state["bare_weights"], dtype=np.float32),
+        lex_weights=np.asarray(state["lex_weights"], dtype=np.float32),
+        intercept=float(state["intercept"]),
+        platt=(float(state["platt"][0]), float(state["platt"][1])),
+        share=float(state["share"]),
     )
 
 

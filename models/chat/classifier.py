@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from models.chat.artifact import HEADS, ChatModel
+from models.chat.artifact import HEADS, ChatModel, LanguageHead
 from models.chat.features import NgramHasher, token_words
 from models.chat.langid import LanguageGuesser
 from models.chat.lexicon import LANG_BIT, Lexicon, LexiconHit
@@ -134,6 +134,24 @@ class ChatClassifier:
         margins += self.bare_hasher.scores(words, self._bare_weights)
         margins += self.model.intercepts
         a, b = self.model.platt[:, 0], self.model.platt[:, 1]
+        probs: NDArray[np.float32] = (1.0 / (1.0 + np.exp(-(margins * a + b)))).astype(np.float32)
+        for lang, head in self.model.language_heads.items():
+            rows = [i for i, an in enumerate(analyses) if an.language == lang]
+            if rows:
+                own = self._language_probs(
+                    head, [folded[i] for i in rows], [words[i] for i in rows], lex[rows]
+                )
+                probs[rows, 0] = (1.0 - head.share) * probs[rows, 0] + head.share * own
+        return probs
+
+    def _language_probs(
+        self, head: LanguageHead, folded: list[str], words: list[str], lex: NDArray[np.float32]
+    ) -> NDArray[np.float32]:
+        """Calibrated toxic probability of a language's own head (only that language's rows)."""
+        margins = self.hasher.scores(folded, head.weights[:, None])[:, 0]
+        margins += self.bare_hasher.scores(words, head.bare_weights[:, None])[:, 0]
+        margins += lex @ head.lex_weights + head.intercept
+        a, b = head.platt
         probs: NDArray[np.float32] = (1.0 / (1.0 + np.exp(-(margins * a + b)))).astype(np.float32)
         return probs
 
