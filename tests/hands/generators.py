@@ -83,8 +83,8 @@ def play_hand(spec: HandSpec, styles: dict[str, Style], tactics: Tactics, rng: r
     blinds = [spec.bb // 2, spec.bb] + [0] * (n - 2)
     state = HandState(antes=[spec.ante] * n, blinds=blinds, min_bet=spec.bb, stacks=spec.stacks)
     actions = [f"d dh p{i + 1} {card_text(h[0])}{card_text(h[1])}" for i, h in enumerate(holes)]
-    for i, a in enumerate(actions):
-        state.apply(i, a.split(" "))
+    for k, a in enumerate(actions):
+        state.apply(k, a.split(" "))
     dealt = 0
     while True:
         i = state.next_actor()
@@ -142,7 +142,7 @@ def _decide(i: int, state: HandState, spec: HandSpec, holes: list[tuple[int, int
         return f"p{i + 1} cbr {target}"
 
     others = [p for p in live if p != me]
-    planted = _planted(me, others, tactics, state, spec, to_call, call, fold, bet)
+    planted: str | None = _planted(me, others, tactics, state, spec, to_call, call, fold, bet)
     if planted is not None:
         return planted
     style = styles[me]
