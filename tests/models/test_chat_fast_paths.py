@@ -42,6 +42,7 @@ HOSTILE = [
     "www.-x",
     "go to pokerfree.xyz/bonus.exe",
     "http://10.0.0.7/a",
+    "ping 10.0.0.7:8080 now",
     "xn--pokr-5qa.com",
     "3.5bb raise",
     "ok. gg. nh.",
