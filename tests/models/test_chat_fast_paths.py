@@ -16,7 +16,17 @@ from models.chat.corpus.table_talk import BASE, table_talk
 from models.chat.data import LOADERS
 from models.chat.lexicon import Lexicon, LexiconHit
 from models.chat.normalize import View
-from models.chat.rules import _HANDLE, _PHONE, _URL, RuleHit, _host, find_contacts, find_links, link_risk
+from models.chat.rules import (
+    _HANDLE,
+    _PHONE,
+    _URL,
+    RuleHit,
+    _host,
+    find_contacts,
+    find_links,
+    link_risk,
+    undo_disguise,
+)
 from railbird.settings import load_settings
 
 _WORD = re.compile(r"[^\W_]+")
@@ -186,3 +196,12 @@ def test_link_and_contact_prefilters_equal_the_full_scan(clf: ChatClassifier, co
     assert [b for b in bares if find_links(b) != reference_links(b)] == []
     assert [b for b in bares if find_contacts(b) != reference_contacts(b)] == []
     assert any(find_links(b) for b in bares) and any(find_contacts(b) for b in bares)
+
+
+def test_rule_gates_change_no_rule_hit(clf: ChatClassifier, corpus: list[str]) -> None:
+    """The RE2 pass also rules out leetspeak and spaced letters; without it every line is undone."""
+    rules = clf.analyzer.rules
+    bares = [v.bare.text for v in clf.analyzer.normalizer.views_many(corpus)]
+    assert [b for b in bares if rules.find(b) != rules.find(b, prefilter=False)] == []
+    undone = [b for b in bares if undo_disguise(b) is not None]
+    assert undone and any(rules.find(b) for b in undone)  # disguised lines do reach that pass
