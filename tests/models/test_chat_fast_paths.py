@@ -15,18 +15,9 @@ from models.chat.corpus.poker import LABELLED
 from models.chat.corpus.table_talk import BASE, table_talk
 from models.chat.data import LOADERS
 from models.chat.lexicon import Lexicon, LexiconHit
+from models.chat.links import _HANDLE, _PHONE, _URL, RuleHit, _host, find_contacts, find_links, link_risk
 from models.chat.normalize import View
-from models.chat.rules import (
-    _HANDLE,
-    _PHONE,
-    _URL,
-    RuleHit,
-    _host,
-    find_contacts,
-    find_links,
-    link_risk,
-    undo_disguise,
-)
+from models.chat.rules import undo_disguise
 from railbird.settings import load_settings
 
 _WORD = re.compile(r"[^\W_]+")
