@@ -228,7 +228,7 @@ class Room:
                 rows.sort(key=lambda r: r.start)
                 self.world.plant(TruthRow(
                     category="repeat_offender", players=(pid,), start=rows[REPEAT_OFFENCES - 1].start,
-                    end=rows[-1].end, event_ids=tuple(e for r in rows for e in r.event_ids),
+                    end=max(r.end for r in rows), event_ids=tuple(e for r in rows for e in r.event_ids),
                     detail={"offences": len(rows), "categories": sorted({r.category for r in rows})},
                 ))
 

@@ -136,7 +136,9 @@ class SnapCam:
             reason = "harassment" if k % 2 else "offensive"
             reports.append(self._report(now + k * rng.uniform(10, 60), reporter, p, reason, comment, table_id, transcript))
         w.plant(TruthRow(
-            category="snapcam_abuse", players=(p.id,), start=reports[0].ts, end=reports[-1].ts,
+            # Each witness's delay is drawn on its own, so the reports need not arrive in order.
+            category="snapcam_abuse", players=(p.id,), start=min(r.ts for r in reports),
+            end=max(r.ts for r in reports),
             event_ids=tuple(r.event_id for r in reports), table_id=table_id,
             detail={"reporters": [r.reporter_id for r in reports]},
         ))
@@ -152,6 +154,7 @@ class SnapCam:
             for k, m in enumerate(ring.members)
         ]
         w.plant(TruthRow(
-            category="false_reporting", players=ring.members, start=reports[0].ts, end=reports[-1].ts,
+            category="false_reporting", players=ring.members, start=min(r.ts for r in reports),
+            end=max(r.ts for r in reports),
             event_ids=tuple(r.event_id for r in reports), detail={"victim": victim.id},
         ))

@@ -99,7 +99,7 @@ def test_output_does_not_depend_on_the_interpreter_hash_seed(tmp_path: Path) -> 
 
 def test_a_run_cut_short_by_duration_writes_truth_only_for_what_was_sent(tmp_path: Path) -> None:
     out, truth, summary = tmp_path / "o.jsonl", tmp_path / "t.jsonl", tmp_path / "s.json"
-    assert main(["simulate", "--profile", "demo", "--rate", "2000", "--duration", "0.5", "--out", str(out),
+    assert main(["simulate", "--profile", "demo", "--rate", "2000", "--duration", "2", "--out", str(out),
                  "--truth", str(truth), "--summary", str(summary)]) == 0
     values = [json.loads(line)["value"] for line in out.read_text().splitlines()]
     known = {v["event_id"] for v in values} | {v.get("hand_id") for v in values}

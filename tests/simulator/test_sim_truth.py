@@ -103,9 +103,13 @@ def test_bounty_agreement_has_its_chat_and_names_a_target() -> None:
 def test_demo_profile_plants_every_kind_early() -> None:
     truth = generated().truth
     start = generated().room.config.start
-    first_minute = {r.category for r in truth if r.start - start <= timedelta(minutes=1)}
-    assert CHAT_PLANTED | {"snapcam_abuse", "false_reporting", "offensive_nickname"} <= first_minute
+    # Each chat kind is some abuser's first plant, due 3-30 s in; a seated abuser says it during
+    # the first hand that starts after that (hands last 35-80 s), so two minutes bound it for
+    # every one of the 16 table categories, while the mean is well under one.
     two_minutes = {r.category for r in truth if r.start - start <= timedelta(minutes=2)}
+    assert CHAT_PLANTED | {"snapcam_abuse", "false_reporting", "offensive_nickname"} <= two_minutes
+    first_minute = [r for r in truth if r.category in CHAT_PLANTED and r.start - start <= timedelta(minutes=1)]
+    assert len({r.category for r in first_minute}) >= len(CHAT_PLANTED) - 2
     assert {"hit_and_run", "collusive_sit_out", "bounty_agreement", "chip_dumping"} <= two_minutes
     assert {"soft_play", "repeat_offender"} <= {r.category for r in truth}
 
@@ -122,3 +126,14 @@ def test_planted_chat_violations_are_in_five_languages() -> None:
         if "language" in row.detail:
             languages[row.category].add(row.detail["language"])
     assert set().union(*languages.values()) == {"en", "id", "vi", "hu", "uk"}
+
+
+def test_every_truth_row_spans_all_of_its_events() -> None:
+    # A row whose end precedes one of its events would be kept by a run cut short before that
+    # event was sent (and mis-time the matching window of the evaluation).
+    events = _by_id() | {e.hand_id: e for _, e in generated().events if isinstance(e, HandRecord)}
+    for row in generated().truth:
+        times = [events[e].ts for e in row.event_ids if e in events]
+        assert times and max(times) <= row.end, (row.category, row.start, row.end)
+        if row.category != "repeat_offender":  # starts at the offence that makes it a repeat
+            assert row.start <= min(times), (row.category, row.start, row.end)
