@@ -28,9 +28,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A stack consuming every input topic, one partition each.
 
     One partition because the claim here is "same code, same findings"; how findings hold up when
-    state is spread over partitions and processes is the streaming runtime's test
-    (tests/consumers), and the one detector whose state does not partition exactly yet, the bounty
-    agreement's chat evidence, is a known gap in docs/hand-integrity.md.
+    state is spread over partitions is tests/e2e/test_parity_partitions.py (3 partitions) and the
+    streaming runtime's tests (tests/consumers).
     """
     yield from start_stack(
         tmp_path_factory.mktemp("parity"),
