@@ -90,6 +90,13 @@ class RoomConfig:
     hands: bool = True
     """False plays quick outcomes without cards and emits no hand records (the bench's fast path)."""
     rates: Rates = field(default_factory=Rates)
+    bounty_every_minutes: float | None = None
+    """If set, a new bounty tournament starts every this many minutes of room time (the first at
+    the usual start) and the bounty-agreement pair registers in each one, as real colluders play a
+    scheduled series; None keeps the single bounty tournament (and every default figure)."""
+    agreement_chat: bool = True
+    """False plants bounty agreements with no agreement talk at all (the pair's deal was made off
+    the platform): no private messages, no collusion_talk row, truth `detail["chat"] = False`."""
 
     @staticmethod
     def for_profile(profile: Profile, **kwargs: object) -> RoomConfig:

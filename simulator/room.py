@@ -153,6 +153,32 @@ class Room:
             tournament = Tournament(w, self.chatter, spec, chosen, sit_out_group=group, hunters=hunters)
             w.schedule(spec.start_s, tournament)
             out.append(tournament)
+        for spec, chosen in self._recurring_bounty(pool, bounty[0].members):
+            tournament = Tournament(w, self.chatter, spec, chosen, hunters=bounty[0].members)
+            w.schedule(spec.start_s, tournament)
+            out.append(tournament)
+        return out
+
+    def _recurring_bounty(self, rest: list[Player], hunters: tuple[str, ...]) -> list[tuple[TournamentSpec, list[Player]]]:
+        """With `bounty_every_minutes`, further bounty tournaments on a schedule with the agreement
+        pair registered in each; the other entrants rotate through the players left out of the
+        first two tournaments, so consecutive ones (which may overlap) share as few as possible."""
+        every = self.config.bounty_every_minutes
+        if every is None:
+            return []
+        rates = self.config.rates
+        players = self.population.players
+        size = min(45, max(12, len(players) // 7))
+        need = size - len(hunters)
+        out: list[tuple[TournamentSpec, list[Player]]] = []
+        start = rates.bounty_start_s + every * 60.0
+        offset = 0
+        while start < self.config.minutes * 60.0:
+            spec = TournamentSpec(f"t-bounty-{len(out) + 2}", "bounty", start, size, rates.tournament_level_s, bounty=1000)
+            others = [rest[(offset + k) % len(rest)] for k in range(min(need, len(rest)))] if rest else []
+            out.append((spec, [*(players[h] for h in hunters), *others]))
+            offset += need
+            start += every * 60.0
         return out
 
     def events(self) -> Iterator[tuple[str, Event]]:

@@ -81,7 +81,7 @@ class Tournament:
         """Plot hands in which the hunters, alone in the pot, soft-played each other."""
         self.episodes: list[Episode] = []
         self.next_plot = 0.0
-        self.agreement: tuple[float, str] | None = None
+        self.agreement: tuple[float, str | None] | None = None
         self.target_out: float | None = None
         self.ended_at = float("inf")
 
@@ -144,6 +144,9 @@ class Tournament:
         a, b = (players[h] for h in self.hunters[:2])
         target = players[self.target] if self.target else None
         if target is None:
+            return
+        if not self.world.config.agreement_chat:
+            self.agreement = (t, None)  # agreed off the platform: nothing to read in chat
             return
         lines = [line for line in VIOLATIONS["collusion_talk"][a.language] if "{t}" in line]
         text = lines[self.world.rng.randrange(len(lines))].replace("{t}", target.nickname)
@@ -312,7 +315,7 @@ class Tournament:
             for k, w in enumerate(winners):
                 self.bounties[w] = self.bounties.get(w, 0) + share + (rest if k == 0 else 0)
         table.leave(t, seat)
-        seat.player.in_tournament = None
+        self._left(seat.player)
         self.remaining -= 1
         if pid == self.target:
             self.target_out = t
@@ -336,8 +339,13 @@ class Tournament:
         for table in self.tables:
             for seat in list(table.seats.values()):
                 table.leave(now, seat)
-                seat.player.in_tournament = None
+                self._left(seat.player)
         self.finish()
+
+    def _left(self, player: Player) -> None:
+        # With recurring bounty tournaments the hunters can still be in the next one (multi-tabling).
+        if player.in_tournament == self.spec.tournament_id:
+            player.in_tournament = None
 
     def finish(self) -> None:
         """Write the truth rows of the plots (once): sit-out episodes and the bounty agreement."""
@@ -359,8 +367,9 @@ class Tournament:
         hand_ids = tuple(h[1] for h in self.plot_hands)
         w.plant(TruthRow(
             category="bounty_agreement", players=self.hunters, start=w.ts(start), end=w.ts(end),
-            event_ids=(chat_id, *hand_ids), tournament_id=tid,
-            detail={"target": self.target, "target_eliminated": self.target_out is not None},
+            event_ids=(*((chat_id,) if chat_id else ()), *hand_ids), tournament_id=tid,
+            detail={"target": self.target, "target_eliminated": self.target_out is not None,
+                    "chat": chat_id is not None},
         ))
         if self.soft_hands:
             # Soft play only where they were alone in a pot together: ganging up on the target in

@@ -60,6 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     scenario.add_argument("--minutes", type=float, default=60.0, help="room time (default 60)")
     scenario.add_argument("--players", type=int, default=300)
     scenario.add_argument("--profile", choices=["normal", "demo"], default="normal")
+    scenario.add_argument("--bounty-every", type=float, default=None, metavar="MINUTES",
+                          help="a new bounty tournament every MINUTES of room time, the agreement pair in each")
+    scenario.add_argument("--no-agreement-chat", action="store_true",
+                          help="plant bounty agreements without any agreement talk")
     scenario.add_argument("--out", default=None, help="also write the JSON result to this file")
     scenario.add_argument("--markdown", action="store_true", help="print a Markdown table instead of JSON")
 
@@ -83,12 +87,17 @@ def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
     if args.minutes <= 0 or args.players < 1:
         print("railbird eval scenario: --minutes and --players must be positive", file=sys.stderr)
         return 2
+    if args.bounty_every is not None and args.bounty_every <= 0:
+        print("railbird eval scenario: --bounty-every must be positive", file=sys.stderr)
+        return 2
     pipeline = make_pipeline(settings)
     registered = sorted({d.name for topic in ("chat.messages", "snapcam.reports", "seat.activity", "hand.records")
                          for d in pipeline.detectors_for(topic)})
     results: list[dict[str, Any]] = []
     for seed in args.seed:
-        config = RoomConfig.for_profile(args.profile, seed=seed, minutes=args.minutes, players=args.players)
+        config = RoomConfig.for_profile(args.profile, seed=seed, minutes=args.minutes, players=args.players,
+                                        bounty_every_minutes=args.bounty_every,
+                                        agreement_chat=not args.no_agreement_chat)
         one = run_scenario(pipeline=make_pipeline(settings) if results else pipeline, config=config,
                            registered=registered, exempt_formats=rules_from(settings).exempt_formats)
         one["rules_version"] = settings.rules_version

@@ -27,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--truth", default=None, help="ground-truth JSONL (one line per planted offence)")
     parser.add_argument("--summary", default=None, help="write the summary JSON here (default: stderr)")
     parser.add_argument("--no-hands", action="store_true", help="quick chip-only hands, no hand.records")
+    parser.add_argument("--bounty-every", type=float, default=None, metavar="MINUTES",
+                        help="a new bounty tournament every MINUTES of room time, the agreement pair in each")
+    parser.add_argument("--no-agreement-chat", action="store_true",
+                        help="plant bounty agreements without any agreement talk (truth detail chat=false)")
     parser.add_argument("--bootstrap", default=None, help="Kafka bootstrap (default RAILBIRD_KAFKA_BOOTSTRAP)")
 
 
@@ -35,8 +39,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.players < 1 or args.minutes <= 0 or args.rate < 0:
         print("railbird simulate: --players and --minutes must be positive, --rate >= 0", file=sys.stderr)
         return 2
+    if args.bounty_every is not None and args.bounty_every <= 0:
+        print("railbird simulate: --bounty-every must be positive", file=sys.stderr)
+        return 2
     config = RoomConfig.for_profile(args.profile, seed=args.seed, players=args.players,
-                                    minutes=args.minutes, hands=not args.no_hands)
+                                    minutes=args.minutes, hands=not args.no_hands,
+                                    bounty_every_minutes=args.bounty_every,
+                                    agreement_chat=not args.no_agreement_chat)
     room = Room(config)
     with ExitStack() as stack:
         sink: Sink

@@ -1,0 +1,68 @@
+"""Recurring bounty tournaments: the agreement pair registers in each, with a truth row per
+tournament; agreements planted without chat leave no agreement talk behind."""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import pairwise
+
+from pipeline.contracts import ChatMessage, HandRecord
+from simulator.config import RoomConfig
+from simulator.room import Room
+
+
+@cache
+def _room(every: float | None, chat: bool) -> tuple[Room, tuple[object, ...]]:
+    room = Room(RoomConfig(seed=3, players=120, minutes=150, hands=True, bounty_every_minutes=every,
+                           agreement_chat=chat))
+    events = tuple(event for _, event in room.events())
+    return room, events
+
+
+def _pair(room: Room) -> tuple[str, ...]:
+    return room.population.group("bounty")[0].members
+
+
+def test_series_runs_several_bounty_tournaments_with_the_pair_in_each() -> None:
+    room, events = _room(40.0, True)
+    pair = _pair(room)
+    bounty = [t for t in room.tournaments if t.spec.fmt == "bounty"]
+    assert [t.spec.tournament_id for t in bounty] == ["t-bounty-1", "t-bounty-2", "t-bounty-3", "t-bounty-4"]
+    assert [t.spec.start_s for t in bounty] == [60.0, 2460.0, 4860.0, 7260.0]
+    seated: dict[str, set[str]] = {}
+    for e in events:
+        if isinstance(e, HandRecord) and e.tournament_id:
+            seated.setdefault(e.tournament_id, set()).update(e.players)
+    for t in bounty:
+        assert set(pair) <= {p.id for p in t.entrants}
+        assert set(pair) <= seated[t.spec.tournament_id]  # they actually played in it
+    # Consecutive tournaments (which may overlap in time) draw different honest entrants.
+    others = [{p.id for p in t.entrants} - set(pair) for t in bounty]
+    assert all(not (a & b) for a, b in pairwise(others))
+    rows = [r for r in room.truth if r.category == "bounty_agreement"]
+    assert sorted(r.tournament_id or "" for r in rows) == sorted(t.spec.tournament_id for t in bounty)
+    assert all(r.players == pair and r.detail["chat"] is True for r in rows)
+    talk = [r for r in room.truth if r.category == "collusion_talk" and r.players == pair]
+    assert len(talk) == len(bounty)
+    private = [e for e in events if isinstance(e, ChatMessage) and e.channel == "private"
+               and e.player_id in pair and e.recipient_id in pair]
+    assert len(private) == 2 * len(bounty)  # the proposal and the "ok" per tournament
+
+
+def test_default_room_keeps_one_bounty_tournament() -> None:
+    room, _ = _room(None, True)
+    assert [t.spec.tournament_id for t in room.tournaments] == ["t-bounty-1", "t-turbo-1"]
+    assert len([r for r in room.truth if r.category == "bounty_agreement"]) == 1
+
+
+def test_agreements_without_chat_plant_no_talk() -> None:
+    room, events = _room(40.0, False)
+    pair = set(_pair(room))
+    rows = [r for r in room.truth if r.category == "bounty_agreement"]
+    assert len(rows) == 4
+    assert all(r.detail["chat"] is False for r in rows)
+    ids = {e.event_id: e for e in events if isinstance(e, ChatMessage)}
+    assert not any(ref in ids for r in rows for ref in r.event_ids)
+    assert not [r for r in room.truth if r.category == "collusion_talk" and set(r.players) == pair]
+    private = [e for e in ids.values() if e.channel == "private" and e.player_id in pair and e.recipient_id in pair]
+    assert private == []
