@@ -94,6 +94,9 @@ class RoomConfig:
     """If set, a new bounty tournament starts every this many minutes of room time (the first at
     the usual start) and the bounty-agreement pair registers in each one, as real colluders play a
     scheduled series; None keeps the single bounty tournament (and every default figure)."""
+    bounty_check_down: bool = False
+    """True: the bounty pair calls the target's all-in and checks it down between them (what the
+    hand detectors score from play alone); False keeps the default "raise to isolate" hunt."""
     agreement_chat: bool = True
     """False plants bounty agreements with no agreement talk at all (the pair's deal was made off
     the platform): no private messages, no collusion_talk row, truth `detail["chat"] = False`."""

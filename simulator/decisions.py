@@ -35,6 +35,9 @@ class Tactics:
     """(dumper, receiver): the dumper feeds chips to the receiver when heads-up."""
     target: int | None = None
     """Player the friends agreed to knock out for the bounty."""
+    check_down: bool = False
+    """Once a third player is all-in the friends call and check it down, never betting into each
+    other (the textbook pattern); False keeps only the "raise to isolate the target" hunt."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,8 @@ class Spot:
     live: frozenset[int]
     last_aggressor: int | None
     big_blind: int
+    all_in: frozenset[int] = frozenset()
+    """Players with no chips behind (they cannot act again this hand)."""
 
 
 Decision = tuple[str, int]
@@ -106,6 +111,10 @@ def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> tuple[Decisi
     if others and others <= friends:
         # Soft play: friends check it down and never raise each other.
         return (("cc", 0) if spot.to_call <= spot.big_blind * 2 or spot.street > 0 else ("f", 0)), "soft"
+    if tactics.check_down and spot.all_in - friends - {i} and spot.live & friends:
+        # Every knockout pays a bounty: with a third player all-in the friends call and check it
+        # down between them so that one of them collects it.
+        return ("cc", 0), "target"
     if tactics.target is not None and tactics.target in spot.live and tactics.target != i:
         if spot.last_aggressor in friends:
             return ("cc", 0), "target"

@@ -134,6 +134,7 @@ class _Table:
                 min_raise_to=min(current + min_raise, max_to), max_to=max_to, pot=sum(self.committed),
                 can_raise=others and i in may_raise and max_to > current, live=frozenset(live),
                 last_aggressor=aggressor, big_blind=self.setup.big_blind,
+                all_in=frozenset(j for j in live if self.stacks[j] == 0),
             )
             (kind, amount), tactic = decide(
                 spot, hole=self.holes[i], board=self.board, style=self.setup.styles[i],

@@ -272,7 +272,8 @@ class Tournament:
         hunters = [ids.index(h) for h in self.hunters if h in ids]
         if len(hunters) >= 2:
             target = ids.index(self.target) if self.target in ids else None
-            tactics = Tactics(friends=frozenset({frozenset(hunters)}), target=target)
+            tactics = Tactics(friends=frozenset({frozenset(hunters)}), target=target,
+                              check_down=self.world.config.bounty_check_down)
         self.hands[table_id] += 1
         hand_id = f"{table_id}-h{self.hands[table_id]}"
         start = t + 1.0 + (0.0 if hand_for_hand else rng.uniform(0.0, 8.0))

@@ -62,6 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     scenario.add_argument("--profile", choices=["normal", "demo"], default="normal")
     scenario.add_argument("--bounty-every", type=float, default=None, metavar="MINUTES",
                           help="a new bounty tournament every MINUTES of room time, the agreement pair in each")
+    scenario.add_argument("--bounty-check-down", action="store_true",
+                        help="the bounty pair calls the target's all-in and checks it down (default: raise to isolate)")
     scenario.add_argument("--no-agreement-chat", action="store_true",
                           help="plant bounty agreements without any agreement talk")
     scenario.add_argument("--out", default=None, help="also write the JSON result to this file")
@@ -97,7 +99,8 @@ def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
     for seed in args.seed:
         config = RoomConfig.for_profile(args.profile, seed=seed, minutes=args.minutes, players=args.players,
                                         bounty_every_minutes=args.bounty_every,
-                                        agreement_chat=not args.no_agreement_chat)
+                                        agreement_chat=not args.no_agreement_chat,
+                                        bounty_check_down=args.bounty_check_down)
         one = run_scenario(pipeline=make_pipeline(settings) if results else pipeline, config=config,
                            registered=registered, exempt_formats=rules_from(settings).exempt_formats)
         one["rules_version"] = settings.rules_version

@@ -29,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-hands", action="store_true", help="quick chip-only hands, no hand.records")
     parser.add_argument("--bounty-every", type=float, default=None, metavar="MINUTES",
                         help="a new bounty tournament every MINUTES of room time, the agreement pair in each")
+    parser.add_argument("--bounty-check-down", action="store_true",
+                        help="the bounty pair calls the target's all-in and checks it down (default: raise to isolate)")
     parser.add_argument("--no-agreement-chat", action="store_true",
                         help="plant bounty agreements without any agreement talk (truth detail chat=false)")
     parser.add_argument("--bootstrap", default=None, help="Kafka bootstrap (default RAILBIRD_KAFKA_BOOTSTRAP)")
@@ -45,7 +47,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     config = RoomConfig.for_profile(args.profile, seed=args.seed, players=args.players,
                                     minutes=args.minutes, hands=not args.no_hands,
                                     bounty_every_minutes=args.bounty_every,
-                                    agreement_chat=not args.no_agreement_chat)
+                                    agreement_chat=not args.no_agreement_chat,
+                                        bounty_check_down=args.bounty_check_down)
     room = Room(config)
     with ExitStack() as stack:
         sink: Sink

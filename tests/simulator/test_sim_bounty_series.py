@@ -3,11 +3,13 @@ tournament; agreements planted without chat leave no agreement talk behind."""
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from itertools import pairwise
 
 from pipeline.contracts import ChatMessage, HandRecord
-from simulator.config import RoomConfig
+from simulator.config import PERSONAS, RoomConfig
+from simulator.decisions import Spot, Tactics, decide
 from simulator.room import Room
 
 
@@ -66,3 +68,27 @@ def test_agreements_without_chat_plant_no_talk() -> None:
     assert not [r for r in room.truth if r.category == "collusion_talk" and set(r.players) == pair]
     private = [e for e in ids.values() if e.channel == "private" and e.player_id in pair and e.recipient_id in pair]
     assert private == []
+
+
+def _spot(all_in: frozenset[int]) -> Spot:
+    # Seat 2 has shoved; seat 0 (a friend of seat 1) faces no bet post-flop.
+    return Spot(index=0, street=1, to_call=0, current=0, min_raise_to=100, max_to=5000, pot=3000,
+                can_raise=True, live=frozenset({0, 1, 2}), last_aggressor=2, big_blind=100, all_in=all_in)
+
+
+def test_check_down_friends_never_bet_around_a_third_players_all_in() -> None:
+    rng = random.Random(5)
+    style = PERSONAS["regular"].style
+    check = Tactics(friends=frozenset({frozenset({0, 1})}), check_down=True)
+    hunt = Tactics(friends=frozenset({frozenset({0, 1})}), target=2)
+    for _ in range(50):
+        decision, tactic = decide(_spot(frozenset({2})), hole=(0, 1), board=[2, 3, 4], style=style, tactics=check,
+                                  active=True, all_in_or_fold=False, rng=rng)
+        assert decision == ("cc", 0) and tactic == "target"
+    # Without the all-in, or without the option, the friends are free to bet (the isolation hunt).
+    free = {decide(_spot(frozenset()), hole=(0, 1), board=[2, 3, 4], style=style, tactics=check, active=True,
+                   all_in_or_fold=False, rng=rng)[1] for _ in range(50)}
+    assert free == {None}
+    hunted = {decide(_spot(frozenset({2})), hole=(0, 1), board=[2, 3, 4], style=style, tactics=hunt, active=True,
+                     all_in_or_fold=False, rng=rng)[0][0] for _ in range(50)}
+    assert "cbr" in hunted
