@@ -5,7 +5,6 @@ event still has exactly one effect."""
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,29 +15,21 @@ from consumers.broker import EmbeddedBroker, free_port
 from tests.faults.checks import assert_exactly_once, order_sensitive_difference, wait_for_all_effects
 from tests.faults.rig import Rig, account, make_rig, wait_until
 from tests.faults.traffic import chat_traffic, oracle
+from tests.postgres import ADMIN_URL, scratch_database, unavailable
 
 pytestmark = [pytest.mark.faults, pytest.mark.kafka, pytest.mark.postgres, pytest.mark.slow]
 
-ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 EVENTS = 2_000
 
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database (skipped with the reason when no server answers)."""
-    name = f"railbird_faults_{uuid.uuid4().hex[:8]}"
-    try:
-        admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:  # noqa: BLE001 - no server: skip with the reason
-        pytest.skip(f"PostgreSQL at 127.0.0.1:5432 not answering ({type(exc).__name__})")
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    reason = unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    with scratch_database("railbird_faults") as url:
+        yield url
 
 
 def _terminator(url: str, stop: threading.Event, killed: list[int]) -> None:
