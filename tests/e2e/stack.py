@@ -111,6 +111,33 @@ class Stack:
             consumer.close()
 
 
+def finding_ids(stack: Stack, headers: dict[str, str], *, detector_prefix: str = "") -> set[str]:
+    """Every finding id the API holds (paged), optionally only of detectors named with a prefix."""
+    ids: set[str] = set()
+    offset = 0
+    while True:
+        page = httpx.get(f"{stack.api_url}/v1/findings", params={"limit": 200, "offset": offset},
+                         headers=headers, timeout=10).json()
+        ids.update(f["finding_id"] for f in page if f["detector"].startswith(detector_prefix))
+        if len(page) < 200:
+            return ids
+        offset += 200
+
+
+def settled(fetch: Any, *, want: int, quiet_s: float = 15.0, timeout_s: float = 150.0) -> set[str]:
+    """Poll until `want` ids arrived or the count stopped moving for `quiet_s` seconds."""
+    ids: set[str] = set()
+    changed = started = time.monotonic()
+    while time.monotonic() - started < timeout_s:
+        now_ids = fetch()
+        if len(now_ids) != len(ids):
+            ids, changed = now_ids, time.monotonic()
+        if len(ids) >= want or time.monotonic() - changed > quiet_s:
+            break
+        time.sleep(0.5)
+    return ids
+
+
 def start_stack(
     tmp: Path, *, consume_args: list[str], partitions: int = 4, extra_env: dict[str, str] | None = None
 ) -> Iterator[Stack]:

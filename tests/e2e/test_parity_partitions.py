@@ -9,12 +9,9 @@ runtime's and their own tests' concern (tests/e2e/test_replay_parity.py compares
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 
 from pipeline.contracts import CHAT, HAND, SEAT, SNAPCAM
@@ -22,7 +19,7 @@ from pipeline.replay import envelope_line, replay_lines
 from railbird.settings import Settings
 from railbird.wiring import make_pipeline
 from simulator import demo_traffic
-from tests.e2e.stack import Stack, start_stack
+from tests.e2e.stack import Stack, finding_ids, settled, start_stack
 
 pytestmark = [pytest.mark.kafka, pytest.mark.slow]
 
@@ -41,31 +38,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     )
 
 
-def _hand_findings(stack: Stack, headers: dict[str, str]) -> set[str]:
-    ids: set[str] = set()
-    offset = 0
-    while True:
-        page = httpx.get(f"{stack.api_url}/v1/findings", params={"limit": 200, "offset": offset},
-                         headers=headers, timeout=10).json()
-        ids.update(f["finding_id"] for f in page if f["detector"].startswith("hand."))
-        if len(page) < 200:
-            return ids
-        offset += 200
-
-
-def _settled(fetch: Any, *, want: int, quiet_s: float = 15.0, timeout_s: float = 150.0) -> set[str]:
-    ids: set[str] = set()
-    changed = started = time.monotonic()
-    while time.monotonic() - started < timeout_s:
-        now_ids = fetch()
-        if len(now_ids) != len(ids):
-            ids, changed = now_ids, time.monotonic()
-        if len(ids) >= want or time.monotonic() - changed > quiet_s:
-            break
-        time.sleep(0.5)
-    return ids
-
-
 def test_hand_findings_do_not_depend_on_the_partition_count(stack: Stack, tmp_path: Path) -> None:
     events = list(demo_traffic(5, minutes=3.0, players=40))
     lines = [envelope_line(topic, event.model_dump(mode="json")) for topic, event in events]
@@ -80,7 +52,7 @@ def test_hand_findings_do_not_depend_on_the_partition_count(stack: Stack, tmp_pa
         [(topic, event.model_dump(mode="json"), KEY_FIELD[topic]) for topic, event in events], pace_s=0.1
     )
     analyst = stack.login("parity-partitions", "analyst")
-    streamed = _settled(lambda: _hand_findings(stack, analyst), want=len(replayed))
+    streamed = settled(lambda: finding_ids(stack, analyst, detector_prefix="hand."), want=len(replayed))
     only_offline = [(o["finding"]["detector"], o["finding"]["summary"][:80]) for o in offline
                     if o["finding"]["finding_id"] in replayed - streamed]
     assert streamed == replayed, {"only_streamed": sorted(streamed - replayed), "only_replayed": only_offline}
