@@ -5,8 +5,11 @@ Nothing registers itself on import; the models and rules a detector needs are pa
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from pipeline.detector import Detector
 from pipeline.detectors.chat import build_chat_detectors
+from pipeline.detectors.chat.order import DEFAULT_LATENESS
 from pipeline.detectors.hand import build_hand_detectors
 from pipeline.detectors.seat import build_seat_detectors
 from pipeline.rules import RulesConfig
@@ -14,10 +17,13 @@ from pipeline.runner import Pipeline
 from pipeline.text_model import TextClassifier
 
 
-def build_detectors(*, rules: RulesConfig, classifier: TextClassifier | None = None) -> dict[str, Detector]:
-    """Every detector, fresh state, keyed by its stable name."""
+def build_detectors(
+    *, rules: RulesConfig, classifier: TextClassifier | None = None, chat_lateness: timedelta = DEFAULT_LATENESS
+) -> dict[str, Detector]:
+    """Every detector, fresh state, keyed by its stable name (`chat_lateness`: see
+    `build_chat_detectors`)."""
     detectors: list[Detector] = [
-        *build_chat_detectors(rules=rules, classifier=classifier),
+        *build_chat_detectors(rules=rules, classifier=classifier, lateness=chat_lateness),
         *build_seat_detectors(rules=rules),
         *build_hand_detectors(rules=rules, classifier=classifier),
     ]
@@ -27,6 +33,8 @@ def build_detectors(*, rules: RulesConfig, classifier: TextClassifier | None = N
     return {d.name: d for d in detectors}
 
 
-def build_pipeline(*, rules: RulesConfig, classifier: TextClassifier | None = None) -> Pipeline:
+def build_pipeline(
+    *, rules: RulesConfig, classifier: TextClassifier | None = None, chat_lateness: timedelta = DEFAULT_LATENESS
+) -> Pipeline:
     """A pipeline with every registered detector."""
-    return Pipeline(build_detectors(rules=rules, classifier=classifier), rules=rules)
+    return Pipeline(build_detectors(rules=rules, classifier=classifier, chat_lateness=chat_lateness), rules=rules)

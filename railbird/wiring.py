@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 
 import httpx
 
@@ -62,7 +63,9 @@ def load_chat_classifier(settings: Settings, thresholds: Mapping[str, float] | N
 
 def make_pipeline(settings: Settings) -> Pipeline:
     """A pipeline with every detector, fresh state, configured for this process."""
-    return build_pipeline(rules=rules_from(settings), classifier=load_chat_classifier(settings))
+    return build_pipeline(
+        rules=rules_from(settings), classifier=load_chat_classifier(settings), chat_lateness=chat_lateness(settings)
+    )
 
 
 def make_detector_factory(
@@ -72,4 +75,10 @@ def make_detector_factory(
     lane and per owned partition); models must be loaded once, here, and shared by the instances."""
     rules = rules_from(settings, policy)
     classifier = load_chat_classifier(settings, policy.category_thresholds if policy else None)
-    return lambda: build_detectors(rules=rules, classifier=classifier)
+    lateness = chat_lateness(settings)
+    return lambda: build_detectors(rules=rules, classifier=classifier, chat_lateness=lateness)
+
+
+def chat_lateness(settings: Settings) -> timedelta:
+    """The place-keyed chat detectors' reorder lateness, the same for the stream and its replays."""
+    return timedelta(seconds=settings.chat_reorder_lateness_s)

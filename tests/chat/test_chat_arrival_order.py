@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,10 @@ from pipeline.detectors.chat import build_chat_detectors
 from pipeline.detectors.chat.harassment import HarassmentDetector
 from pipeline.detectors.chat.order import EventTimeOrder
 from pipeline.detectors.chat.shouting import ShoutingMatchDetector
+from pipeline.registry import build_detectors
 from pipeline.rules import RulesConfig
+from railbird.settings import Settings
+from railbird.wiring import chat_lateness
 from tests.chat.chat_events import FakeClassifier, msg
 
 LATENESS = timedelta(seconds=5)
@@ -117,3 +121,15 @@ def test_registered_detectors_use_the_configured_lateness() -> None:
     detectors = build_chat_detectors(rules=RulesConfig(), classifier=FakeClassifier(), lateness=timedelta(seconds=9))
     place_keyed = [d for d in detectors if isinstance(d, HarassmentDetector | ShoutingMatchDetector)]
     assert len(place_keyed) == 2 and all(d.lateness == timedelta(seconds=9) for d in place_keyed)
+
+
+def test_the_lateness_setting_reaches_the_stream_and_replay_detectors(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One settings value feeds both paths (`make_detector_factory` for the stream, `make_pipeline`
+    # for replays), so a replay reproduces the stream's findings.
+    monkeypatch.setenv("RAILBIRD_CHAT_REORDER_LATENESS_S", "45")
+    lateness = chat_lateness(Settings())
+    assert lateness == timedelta(seconds=45)
+    detectors = build_detectors(rules=RulesConfig(), chat_lateness=lateness)
+    assert detectors["chat.harassment"].lateness == lateness  # type: ignore[attr-defined]
+    assert detectors["chat.shouting_match"].lateness == lateness  # type: ignore[attr-defined]
+    assert chat_lateness(Settings(chat_reorder_lateness_s=0)) == timedelta(0)
