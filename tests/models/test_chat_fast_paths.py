@@ -15,7 +15,7 @@ from models.chat.corpus.poker import LABELLED
 from models.chat.corpus.table_talk import BASE, table_talk
 from models.chat.data import LOADERS
 from models.chat.lexicon import Lexicon, LexiconHit
-from models.chat.links import _HANDLE, _PHONE, _URL, RuleHit, _host, find_contacts, find_links, link_risk
+from models.chat.links import _HANDLE, _PHONE, RuleHit, find_contacts, find_links, scan_links
 from models.chat.normalize import View
 from models.chat.rules import undo_disguise
 from railbird.settings import load_settings
@@ -125,21 +125,6 @@ def reference_find(lex: Lexicon, view: View) -> list[LexiconHit]:
     return hits
 
 
-def reference_links(text: str) -> list[RuleHit]:
-    hits: list[RuleHit] = []
-    for m in _URL.finditer(text):
-        url = m.group(0).rstrip(".,!?)")
-        host = _host(url)
-        if host is None:
-            continue
-        risk, reason = link_risk(host, url)
-        end = m.start() + len(url)
-        hits.append(RuleHit("spam", 0.7, m.start(), end, "link"))
-        if risk > 0:
-            hits.append(RuleHit("malicious_link", risk, m.start(), end, reason))
-    return hits
-
-
 def reference_contacts(text: str) -> list[RuleHit]:
     hits = [RuleHit("personal_info", 0.85, m.start(), m.end(), "e-mail") for m in _email(text)]
     digits = sum(c in "0123456789" for c in text)
@@ -184,7 +169,7 @@ def test_word_list_fast_path_equals_the_full_scan(clf: ChatClassifier, corpus: l
 
 def test_link_and_contact_prefilters_equal_the_full_scan(clf: ChatClassifier, corpus: list[str]) -> None:
     bares = [v.bare.text for v in clf.analyzer.normalizer.views_many(corpus)]
-    assert [b for b in bares if find_links(b) != reference_links(b)] == []
+    assert [b for b in bares if find_links(b) != scan_links(b)] == []
     assert [b for b in bares if find_contacts(b) != reference_contacts(b)] == []
     assert any(find_links(b) for b in bares) and any(find_contacts(b) for b in bares)
 
