@@ -24,16 +24,44 @@ _MIX2 = np.uint64(0xC4CEB9FE1A85EC53)
 _SEPARATORS = " \t\n\r.,!?;:\"'()[]{}<>/\\|-_*+=~`^#&%"
 _NOT_SEPARATOR = np.array([0 if chr(c) in _SEPARATORS else 1 for c in range(128)] + [1], dtype=np.int8)
 """Lookup by code point (anything past ASCII shares the last slot: a word character)."""
-_CHUNK = 4096
+_CHUNK = 512
+"""Texts hashed together: a chunk's arrays (~220 n-grams a chat line) stay in the CPU caches
+(512 was ~20 % faster than 4,096, measured)."""
 
 
 def _mix(h: NDArray[np.uint64]) -> NDArray[np.uint64]:
-    """murmur3 finaliser: spreads the polynomial hash over all bits."""
-    h = h ^ (h >> np.uint64(33))
-    h = h * _MIX1
-    h = h ^ (h >> np.uint64(33))
-    h = h * _MIX2
-    return h ^ (h >> np.uint64(33))
+    """murmur3 finaliser: spreads the polynomial hash over all bits. In place (`h` is consumed)
+    with one scratch array: a fresh array per step cost more than the arithmetic (measured)."""
+    shift = np.uint64(33)
+    scratch = h >> shift
+    h ^= scratch
+    h *= _MIX1
+    np.right_shift(h, shift, out=scratch)
+    h ^= scratch
+    h *= _MIX2
+    np.right_shift(h, shift, out=scratch)
+    h ^= scratch
+    return h
+
+
+class PackedWeights:
+    """A weight matrix (n_features x up to 4 heads) stored as one 16-byte row per feature: each
+    n-gram then costs one random memory access for every head, not one per head (the gather
+    took half the time with 3 heads, measured). Gathered values are the same float32 numbers."""
+
+    def __init__(self, weights: NDArray[np.float32]) -> None:
+        n_features, width = weights.shape
+        if width > 4:
+            raise ValueError(f"at most 4 heads fit a packed row, got {width}")
+        rows = np.zeros((n_features, 4), dtype=np.float32)
+        rows[:, :width] = weights
+        self.rows: NDArray[np.complex128] = rows.view(np.complex128).reshape(-1)
+        self.width = width
+
+    def gather(self, col: NDArray[np.int64]) -> NDArray[np.float32]:
+        """Weights of the given features (rows) for every head (columns 0..width-1 of 4)."""
+        gathered: NDArray[np.float32] = self.rows.take(col).view(np.float32).reshape(-1, 4)
+        return gathered
 
 
 class NgramHasher(BaseEstimator, TransformerMixin):  # type: ignore[misc]
@@ -55,15 +83,22 @@ class NgramHasher(BaseEstimator, TransformerMixin):  # type: ignore[misc]
         row, col, data = self.triples(texts)
         return sp.csr_matrix((data, (row, col)), shape=(len(texts), self.n_features), dtype=np.float32)
 
-    def scores(self, texts: Sequence[str], weights: NDArray[np.float32]) -> NDArray[np.float32]:
+    def scores(
+        self, texts: Sequence[str], weights: NDArray[np.float32] | PackedWeights
+    ) -> NDArray[np.float32]:
         """texts x weights (n_features x heads) without building a sorted sparse matrix."""
-        out = np.zeros((len(texts), weights.shape[1]), dtype=np.float32)
+        width = weights.width if isinstance(weights, PackedWeights) else weights.shape[1]
+        out = np.zeros((len(texts), width), dtype=np.float32)
         for i in range(0, len(texts), _CHUNK):
             chunk = texts[i : i + _CHUNK]
             row, col, scale = self._hashed(chunk)
-            for h in range(weights.shape[1]):
+            if isinstance(weights, PackedWeights):
+                gathered = weights.gather(col)
+                columns = [gathered[:, h] for h in range(width)]
+            else:
                 # One 1-D gather per head: numpy's 2-D row gather costs ~5x more (measured).
-                column = weights[:, h].take(col)
+                columns = [weights[:, h].take(col) for h in range(width)]
+            for h, column in enumerate(columns):
                 out[i : i + len(chunk), h] = np.bincount(row, weights=column, minlength=len(chunk))
             # Every occurrence of a row weighs the same, so the weighting is applied per row, once.
             out[i : i + len(chunk)] *= scale[:, None]
@@ -103,16 +138,20 @@ class NgramHasher(BaseEstimator, TransformerMixin):  # type: ignore[misc]
         prefix = np.zeros(total + 1, dtype=np.uint64)
         np.cumsum((codes.astype(np.uint64) + np.uint64(1)) * powers[:total], dtype=np.uint64, out=prefix[1:])
 
-        def span_hash(a: NDArray[np.int64], b: NDArray[np.int64], salt: int) -> NDArray[np.uint64]:
-            return _mix(((prefix[b] - prefix[a]) * inv[a]) ^ np.uint64(salt))
-
         rows: list[NDArray[np.int64]] = []
         hashes: list[NDArray[np.uint64]] = []
         lo, hi = self.char_range
         for n in range(lo, hi + 1):
-            a = np.flatnonzero(left >= n)
-            rows.append(msg[a])
-            hashes.append(span_hash(a, a + n, n))
+            # Every start position at once from contiguous slices (a gather by index costs ~3x
+            # more), then only the n-grams inside one message kept, in position order.
+            m = max(0, total + 1 - n)
+            keep = left[:m] >= n
+            h = prefix[n : n + m] - prefix[:m]
+            h *= inv[:m]
+            h = h[keep]
+            h ^= np.uint64(n)
+            rows.append(msg[:m][keep])
+            hashes.append(h)
         if self.word_ngrams:
             is_word = np.ones(total + 2, dtype=np.int8)
             is_word[0] = is_word[-1] = 0
@@ -124,22 +163,24 @@ class NgramHasher(BaseEstimator, TransformerMixin):  # type: ignore[misc]
                 if len(starts) < n:
                     continue
                 s, e = starts[: len(starts) - n + 1], word_ends[n - 1 :]
-                keep = np.flatnonzero(msg[s] == msg[e - 1])
-                rows.append(msg[s[keep]])
-                hashes.append(span_hash(s[keep], e[keep], 1000 + n))
+                keep_words = np.flatnonzero(msg[s] == msg[e - 1])
+                s, e = s[keep_words], e[keep_words]
+                rows.append(msg[s])
+                hashes.append(((prefix[e] - prefix[s]) * inv[s]) ^ np.uint64(1000 + n))
         counts = np.zeros(len(texts), dtype=np.float32)
         if not rows:
             return np.zeros(0, np.int64), np.zeros(0, np.int64), counts
         row = np.concatenate(rows)
         n = self.n_features
-        top = np.concatenate(hashes) >> np.uint64(16)
+        # One murmur finaliser pass over every n-gram's salted polynomial hash.
+        top = _mix(np.concatenate(hashes)) >> np.uint64(16)
         # A power-of-two width is a bit mask, not a 64-bit division per n-gram.
         col = top & np.uint64(n - 1) if n & (n - 1) == 0 else top % np.uint64(n)
         # Each occurrence weighs 1/sqrt(n-grams in its message): a length normalisation that needs
         # no sorting of duplicates (which would double the cost); dot products sum duplicates anyway.
         counts = np.bincount(row, minlength=len(texts)).astype(np.float32)
         scale = (1.0 / np.sqrt(np.maximum(counts, 1.0))).astype(np.float32)
-        return row, col.astype(np.int64), scale
+        return row, col.view(np.int64), scale
 
 
 _POWER_CACHE: list[tuple[NDArray[np.uint64], NDArray[np.uint64]]] = []
