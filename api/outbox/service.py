@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from api.outbox.models import OutboxEvent
 from api.sanctions.models import Sanction
-from api.upsert import insert_ignore
+from api.upsert import insert_ignore, insert_many_ignore
 from pipeline.contracts.enforcement import EnforcementData, EnforcementEvent, EventKind
 from pipeline.findings import stable_id
 
@@ -49,6 +49,21 @@ def enqueue(session: Session, *, sanction: Sanction, event_kind: EventKind, now:
         ("event_id",),
     )
     return event.id
+
+
+def enqueue_many(session: Session, *, sanctions: list[Sanction], event_kind: EventKind, now: datetime) -> list[str]:
+    """`enqueue` for several sanctions with one multi-row insert; rows keep the given order, so
+    their seq (the relay's publishing order) is the order of the sanctions. Returns the event ids."""
+    if not sanctions:
+        return []
+    rows: list[dict[str, object]] = []
+    for sanction in sanctions:
+        event = event_for(sanction, event_kind=event_kind, now=now)
+        rows.append({"event_id": event.id, "player_id": sanction.player_id, "sanction_id": sanction.id,
+                     "body": event.model_dump_json(), "created_at": now, "published_at": None, "attempts": 0})
+    session.info[ENQUEUED] = True
+    insert_many_ignore(session, OutboxEvent, rows, ("event_id",))
+    return [str(r["event_id"]) for r in rows]
 
 
 def pending(session: Session, *, limit: int) -> list[OutboxEvent]:
