@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,10 +19,11 @@ from sklearn.model_selection import train_test_split
 from models.chat.artifact import HEADS, ChatModel, LanguageHead
 from models.chat.classifier import N_LEX_FEATURES, Analysis, Analyzer
 from models.chat.corpus.hate import BENIGN_TABLE, GROUPS, benign_group_lines, hate_lines
+from models.chat.corpus.insults import insult_terms
 from models.chat.corpus.poker import TRAIN_CLEAN, TRAIN_SPAM, TRAIN_TOXIC
 from models.chat.data import LOADERS, SHIPPABLE, Sample, ru_corrected_train
 from models.chat.features import NgramHasher, build_token_table, token_words
-from models.chat.lexicon import Lexicon, build_terms
+from models.chat.lexicon import EVERYDAY, LANG_BIT, POKER_SAFE, Lexicon, build_terms
 from models.chat.normalize import Normalizer
 
 log = logging.getLogger(__name__)
@@ -76,6 +78,25 @@ def authored_samples() -> list[Sample]:
         out += [Sample(t, "authored", lang, "train", 0) for t in benign_group_lines(lang)]
         out += [Sample(t, "authored", lang, "train", 0) for t in BENIGN_TABLE[lang]]
     return out
+
+
+def with_authored_terms(terms: dict[str, int], normalizer: Normalizer) -> dict[str, int]:
+    """The licensed word lists plus the team's ru/uk insult list (corpus/insults.py), folded the
+    way `build_terms` folds list words. The licensed lists are mostly obscenity; ru_distorted's
+    toxic rows are mostly insults without it: 23 % of its toxic TRAIN rows held a listed word
+    before, 45 % with the authored list (clean rows 3.5 % -> 4.6 %)."""
+    out = dict(terms)
+    for lang, forms in insult_terms().items():
+        for form in forms:
+            folded = " ".join(_WORD.findall(normalizer.views(form).folded.text))
+            if len(folded) < 3 or folded in POKER_SAFE or folded in EVERYDAY:
+                continue
+            out[folded] = out.get(folded, 0) | LANG_BIT[lang]
+    return out
+
+
+_WORD = re.compile(r"[^\W_]+")
+"""The word lists' word pattern (lexicon.py): letters and digits, no underscore."""
 
 
 def training_pool(datasets_dir: Path) -> list[Sample]:
@@ -141,7 +162,8 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     """Train every head on the licensed pool; calibrate and pick thresholds on a held-out share."""
     cfg = config or TrainConfig()
     started = time.perf_counter()
-    terms = build_terms(datasets_dir / "wordlists", normalizer=Normalizer())
+    normalizer = Normalizer()
+    terms = with_authored_terms(build_terms(datasets_dir / "wordlists", normalizer=normalizer), normalizer)
     analyzer = Analyzer(lexicon=Lexicon(terms))
     pool = training_pool(datasets_dir)
     log.info("pool: %d samples, lexicon: %d terms", len(pool), len(terms))
