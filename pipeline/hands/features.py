@@ -60,6 +60,11 @@ class BountySpot:
     """They checked it down, or one folded at least half the equity to the other."""
     bounty_to_pair: int
     """Bounty chips the pair collected from the target in this hand."""
+    chances: int = 0
+    """Actions of either after the all-in where a bet into the other was possible (a check, bet or
+    raise while both were in and the other still had chips)."""
+    bets: int = 0
+    """Of those, bets and raises (none counted when the spot is cooperative)."""
 
 
 @dataclass(slots=True)
@@ -179,11 +184,13 @@ def _flows(out: HandFeatures, replay: Replay, bb: float, starting: list[int]) ->
 
 
 def _bounty_spots(out: HandFeatures, replay: Replay, seed: int, bounty_won: dict[int, int]) -> None:
-    for t_step in replay.steps:
-        if not t_step.all_in:
-            continue
-        target = t_step.player
-        after = [s for s in replay.steps if s.index > t_step.index]
+    acted = {s.player for s in replay.steps}
+    # A player put all-in by the blind or ante never acts, but is as much a bounty as one who shoved.
+    forced = [i for i in range(replay.n) if replay.all_in[i] and i not in acted]
+    starts = [(forced[0], -1)] if forced else []
+    starts += [(s.player, s.index) for s in replay.steps if s.all_in]
+    for target, start in starts[:1]:
+        after = [s for s in replay.steps if s.index > start]
         alive = [i for i in range(replay.n) if i != target and not replay.folded[i]]
         folded_after = {s.player for s in after if s.kind == "fold"}
         stayed = sorted({s.player for s in after if s.player != target} | set(alive))
@@ -193,6 +200,8 @@ def _bounty_spots(out: HandFeatures, replay: Replay, seed: int, bounty_won: dict
                 both = [s for s in after if s.player in (a, b) and a in s.active and b in s.active]
                 if not both:
                     continue
+                if any(s.kind == "fold" and (s.aggressor not in (a, b) or s.aggressor == s.player) for s in both):
+                    continue  # one let go to the all-in or to someone else: nothing passed between the two
                 aggressive = any(s.kind in ("bet", "raise") for s in both)
                 coop = not aggressive and a not in folded_after and b not in folded_after
                 for s in both:
@@ -200,5 +209,22 @@ def _bounty_spots(out: HandFeatures, replay: Replay, seed: int, bounty_won: dict
                         e = _equity(replay, s.player, s.aggressor, s.street, seed)
                         coop = coop or (e is not None and e >= 0.5)
                 won = bounty_won.get(a, 0) + bounty_won.get(b, 0)
-                out.spots.append(BountySpot((a, b), target, coop, won))
-        break  # the first all-in defines the spot; later all-ins are the same pot fight
+                chances, bets = _bet_chances(replay, start, a, b)
+                out.spots.append(BountySpot((a, b), target, coop, won, chances, 0 if coop else bets))
+        # Only the first all-in defines the spot (`starts[:1]`); later ones are the same pot fight.
+
+
+def _bet_chances(replay: Replay, after: int, a: int, b: int) -> tuple[int, int]:
+    """(chances, bets): actions of a or b after step `after` that could put chips in against the other
+    (check, bet or raise while both are in and the other still has chips), and how many did."""
+    all_in = {s.player for s in replay.steps if s.index <= after and s.all_in}
+    chances = bets = 0
+    for s in replay.steps:
+        if s.index > after and s.player in (a, b) and a in s.active and b in s.active:
+            other = b if s.player == a else a
+            if other not in all_in and s.kind in ("check", "bet", "raise"):
+                chances += 1
+                bets += s.kind != "check"
+        if s.all_in:
+            all_in.add(s.player)
+    return chances, bets

@@ -21,12 +21,14 @@ from pipeline.detectors.hand.agreed_soft_play import agreed_soft_play_finding, s
 from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
 from pipeline.detectors.hand.stream import HANDS_KEY, Admitted, HandStream, state_key
 from pipeline.findings import Finding, Span, stable_id
-from pipeline.hands.stats import binom_upper, score_from_p, shrunk_rate
+from pipeline.hands.stats import binom_lower, score_from_p, shrunk_rate
 from pipeline.text_model import TextClassifier
 
 MAX_CLUES = 50
 MAX_NICKS = 1_000
 MAX_EVIDENCE = 5
+MAX_PAIR_TOURNAMENTS = 20
+"""Bounty tournaments remembered per pair for the retroactive report (the most recent ones)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +40,10 @@ class BountyThresholds:
     play_p: float = 1e-3
     play_min_rate: float = 0.8
     fused_min_coop: int = 1
-    prior_rate: float = 0.5
-    prior_strength: float = 10.0
+    prior_bet_rate: float = 0.3
+    """Bet rate, after a third player's all-in, that the population's own rate is shrunk to."""
+    prior_strength: float = 20.0
+    """Pseudo-chances of each shrinkage (population to the prior, players to the population)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +64,40 @@ class PairSpots:
     cooperative: int = 0
     bounty: int = 0
     hands: list[HandRecord] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class TournamentLog:
+    """A pair's bounty spots in one tournament, kept after the tournament's own state expires: the
+    pattern is reported over every tournament once it is established (ids and times, no records)."""
+
+    tournament_id: str
+    spots: int = 0
+    cooperative: int = 0
+    bounty: int = 0
+    hand_ids: list[str] = field(default_factory=list)
+    first_ts: datetime | None = None
+    last_ts: datetime | None = None
+
+    def add(self, record: HandRecord, cooperative: bool, bounty: int) -> None:
+        """One more bounty spot of the pair in this tournament."""
+        self.spots += 1
+        self.cooperative += cooperative
+        self.bounty += bounty
+        if cooperative:
+            if len(self.hand_ids) < MAX_EVIDENCE:
+                self.hand_ids.append(record.hand_id)
+            self.first_ts = min(self.first_ts or record.ts, record.ts)
+            self.last_ts = max(self.last_ts or record.ts, record.ts)
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry of `evidence.tournaments`."""
+        return {
+            "tournament_id": self.tournament_id, "spots": self.spots, "cooperative": self.cooperative,
+            "bounty_to_pair": self.bounty, "hand_ids": list(self.hand_ids),
+            "first": self.first_ts.isoformat() if self.first_ts else None,
+            "last": self.last_ts.isoformat() if self.last_ts else None,
+        }
 
 
 @dataclass(slots=True)
@@ -101,9 +139,14 @@ class BountyAgreementDetector:
         self.private: OrderedDict[str, list[Clue]] = OrderedDict()
         """Agreement talk in private chat with no tournament stamped, by sender and recipient."""
         self.history: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
-        """Pair -> [spots, cooperative] across the tournaments this process saw (bounded)."""
+        """Pair -> [spots, cooperative, bet chances, bets] across the tournaments this process saw
+        (bounded); players' tallies hold the same with anyone, `population` with everyone."""
         self.player_history: OrderedDict[str, list[int]] = OrderedDict()
+        self.population = [0, 0, 0, 0]
         self.max_pairs = max_tournaments * 20
+        self.logs: OrderedDict[tuple[str, str], OrderedDict[str, TournamentLog]] = OrderedDict()
+        """Pair -> its bounty tournaments with at least one cooperative spot (at most
+        `MAX_PAIR_TOURNAMENTS` per pair, `max_pairs` pairs, least recently active dropped first)."""
         self._last_clue: tuple[str, Clue | None] | None = None
         self.private_emitted: set[tuple[str, ...]] = set()
         """Pairs already reported for private agreement talk that named no tournament."""
@@ -225,16 +268,39 @@ class BountyAgreementDetector:
             pair.bounty += spot.bounty_to_pair
             if spot.cooperative and len(pair.hands) < MAX_EVIDENCE:
                 pair.hands.append(record)
+            counts = (1, int(spot.cooperative), spot.chances, spot.bets)
             for p in (a, b):
                 tally = state.players.setdefault(p, [0, 0])
                 tally[0] += 1
                 tally[1] += spot.cooperative
-                _bump(self.player_history, p, spot.cooperative, self.max_pairs)
-            _bump(self.history, (a, b), spot.cooperative, self.max_pairs)
+                _bump(self.player_history, p, counts, self.max_pairs)
+            _bump(self.history, (a, b), counts, self.max_pairs)
+            self.population = [x + y for x, y in zip(self.population, counts, strict=True)]
+            self._log((a, b), record, spot.cooperative, spot.bounty_to_pair)
             finding = self._finding_for(record.tournament_id, state, (a, b), record.ts)
             if finding is not None:
                 out.append(finding)
         return out
+
+    def _log(self, pair: tuple[str, str], record: HandRecord, cooperative: bool, bounty: int) -> None:
+        """Remember the pair's spot under its tournament; only pairs that cooperated at least once
+        get a log (the rest could never be reported), and it stays bounded."""
+        logs = self.logs.get(pair)
+        if logs is None:
+            if not cooperative:
+                return
+            logs = self.logs[pair] = OrderedDict()
+            while len(self.logs) > self.max_pairs:
+                self.logs.popitem(last=False)
+        else:
+            self.logs.move_to_end(pair)
+        tournament = record.tournament_id or ""
+        entry = logs.get(tournament)
+        if entry is None:
+            entry = logs[tournament] = TournamentLog(tournament)
+            while len(logs) > MAX_PAIR_TOURNAMENTS:
+                logs.popitem(last=False)
+        entry.add(record, cooperative, bounty)
 
     def _agreed_soft_play(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> list[Finding]:
         """Soft play under an agreement: agreement talk linking the pair, then heads-up pots between
@@ -268,16 +334,24 @@ class BountyAgreementDetector:
         return list({c.message.event_id: c for c in out}.values())
 
     def _play(self, pair: tuple[str, str]) -> tuple[int, int, float]:
-        """(spots, cooperative, p-value) of the pair across tournaments against both players'
-        cooperation with other opponents (shrunk to the prior)."""
-        n, k = self.history.get(pair, [0, 0])
-        base_spots = base_coop = 0
+        """(spots, cooperative, p-value) of the pair across tournaments. The test counts chances to
+        bet into the partner after a third player's all-in (each check, bet or raise while both were
+        in): P(at most the pair's bets) at both players' own bet rate in the same spots with other
+        opponents, shrunk to the population's. A check-down over three streets says more than one
+        over the river alone; a spot with no chance to bet says nothing."""
+        n, k, chances, bets = self.history.get(pair, [0, 0, 0, 0])
+        base_chances = base_bets = 0
         for p in pair:
-            pn, pk = self.player_history.get(p, [0, 0])
-            base_spots += pn - n
-            base_coop += pk - k
-        p0 = shrunk_rate(base_coop, base_spots, prior=self.t.prior_rate, strength=self.t.prior_strength)
-        return n, k, binom_upper(k, n, p0)
+            _, _, pc, pb = self.player_history.get(p, [0, 0, 0, 0])
+            base_chances += pc - chances
+            base_bets += pb - bets
+        # The population without either player (their own checks must not lower the yardstick).
+        pop_chances = max(0, self.population[2] - base_chances - chances)
+        pop_bets = max(0, self.population[3] - base_bets - bets)
+        t = self.t
+        pop_rate = shrunk_rate(pop_bets, pop_chances, prior=t.prior_bet_rate, strength=t.prior_strength)
+        r0 = shrunk_rate(base_bets, base_chances, prior=pop_rate, strength=t.prior_strength)
+        return n, k, binom_lower(bets, chances, r0)
 
     def _finding_for(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> Finding | None:
         spots = state.pairs.get(pair)
@@ -295,7 +369,10 @@ class BountyAgreementDetector:
         if (level, *pair) in state.emitted or ("fused", *pair) in state.emitted:
             return None
         state.emitted.add((level, *pair))
-        return self._build(tournament, pair, level, score, spots, clues, (n, k, p), ts)
+        # Once play alone establishes the pattern, the case covers every bounty tournament in which
+        # the pair cooperated, the earlier ones included: an analyst sees the whole series.
+        logs = [e for e in self.logs.get(pair, {}).values() if e.cooperative] if play else []
+        return self._build(tournament, pair, level, score, spots, clues, (n, k, p), ts, logs)
 
     def _chat_only(self, tournament: str | None, emitted: set[tuple[str, ...]], clue: Clue) -> Sequence[Finding]:
         m = clue.message
@@ -309,16 +386,19 @@ class BountyAgreementDetector:
 
     def _build(
         self, tournament: str | None, players: tuple[str, ...], level: str, score: float, spots: PairSpots | None,
-        clues: list[Clue], play: tuple[int, int, float] | None, ts: datetime,
+        clues: list[Clue], play: tuple[int, int, float] | None, ts: datetime, logs: Sequence[TournamentLog] = (),
     ) -> Finding:
         hands = spots.hands if spots else []
         times = [*(c.message.ts for c in clues), *(h.ts for h in hands), ts]
+        times += [t for e in logs for t in (e.first_ts, e.last_ts) if t is not None]
         stat: dict[str, Any] = {"name": "cooperative_bounty_spots", "level": level}
         if spots is not None and play is not None:
             stat.update(value=spots.cooperative, spots=spots.spots, bounty_to_pair=spots.bounty,
                         all_spots=play[0], all_cooperative=play[1], p_value=play[2],
-                        null_model="binomial (all tournaments seen) at both players' shrunk cooperation "
-                        "rate with other opponents")
+                        bet_chances_and_bets=self.history.get((players[0], players[-1]), [0, 0, 0, 0])[2:],
+                        null_model="binomial over chances to bet into the partner after a third player's "
+                        "all-in (all tournaments seen), at both players' shrunk bet rate in those spots "
+                        "with other opponents")
         what = {"fused": "agreement talk and cooperative bounty play", "play": "cooperative play around all-in bounty targets",
                 "chat": "agreement talk"}[level]
         return Finding(
@@ -339,7 +419,8 @@ class BountyAgreementDetector:
             evidence={
                 "messages": [_message(c) for c in clues[:10]],
                 "hands": [h.model_dump(mode="json") for h in hands],
-                "hand_ids": [h.hand_id for h in hands],
+                "hand_ids": list(dict.fromkeys([*(h.hand_id for h in hands), *(i for e in logs for i in e.hand_ids)])),
+                "tournaments": [e.to_json() for e in logs],
                 "statistic": stat,
             },
         )
@@ -354,14 +435,14 @@ def _message(c: Clue) -> dict[str, Any]:
     }
 
 
-def _bump(table: OrderedDict[Any, list[int]], key: Any, cooperative: bool, cap: int) -> None:
-    """Add one spot to a bounded [spots, cooperative] tally (least recently used dropped first)."""
+def _bump(table: OrderedDict[Any, list[int]], key: Any, counts: tuple[int, ...], cap: int) -> None:
+    """Add one spot to a bounded tally (least recently used dropped first)."""
     tally = table.get(key)
     if tally is None:
-        tally = table[key] = [0, 0]
+        tally = table[key] = [0] * len(counts)
         while len(table) > cap:
             table.popitem(last=False)
     else:
         table.move_to_end(key)
-    tally[0] += 1
-    tally[1] += cooperative
+    for i, c in enumerate(counts):
+        tally[i] += c
