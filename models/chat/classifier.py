@@ -12,7 +12,7 @@ import gc
 import math
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -123,9 +123,10 @@ class ChatClassifier:
         self._weights = PackedWeights(model.weights)
         self._bare_weights = PackedWeights(model.bare_weights)
         self.cache_size = cache_size
-        self._cache: dict[str, TextVerdict] = {}
+        self._cache: dict[str, _Parts] = {}
         """Verdicts of recent distinct texts: table chat repeats itself ("gg", "nh", "ty")."""
         self._lock = threading.Lock()
+        self._spans: dict[tuple[int, int, str], Span] = {}
 
     def head_probabilities(self, analyses: Sequence[Analysis]) -> NDArray[np.float32]:
         """Calibrated probability per statistical head (rows: messages, columns: HEADS)."""
@@ -166,17 +167,22 @@ class ChatClassifier:
         cache = self._cache
         keys = [t if isinstance(t, str) else "" for t in texts]
         todo = list(dict.fromkeys(k for k in keys if k not in cache))
-        fresh: dict[str, TextVerdict] = {}
+        fresh: dict[str, _Parts] = {}
         if todo:
             with _gc_paused():
                 analyses = self.analyzer.analyze_many(todo)
                 probs = self.head_probabilities(analyses).tolist()
-                fresh = {t: self._verdict(a, p) for t, a, p in zip(todo, analyses, probs, strict=True)}
+                verdict = self._verdict_maker()
+                fresh = {t: verdict(a, p) for t, a, p in zip(todo, analyses, probs, strict=True)}
             self._remember(fresh)
         out: list[TextVerdict] = []
         for k in keys:
-            v = fresh.get(k) or cache.get(k) or self.classify([k])[0]
-            out.append(TextVerdict(dict(v.scores), v.spans, v.language, v.flagged))
+            parts = fresh.get(k) or cache.get(k)
+            if parts is None:  # another thread emptied the cache in between
+                out.append(self.classify([k])[0])
+                continue
+            scores, spans, language, flagged = parts
+            out.append(TextVerdict(scores.copy(), spans, language, flagged))
         return out
 
     def clear_cache(self) -> None:
@@ -184,7 +190,7 @@ class ChatClassifier:
         with self._lock:
             self._cache.clear()
 
-    def _remember(self, verdicts: dict[str, TextVerdict]) -> None:
+    def _remember(self, verdicts: dict[str, _Parts]) -> None:
         """Keep short texts' verdicts; the cache is emptied when full (cheap, and chat's common
         lines come straight back)."""
         if self.cache_size <= 0:
@@ -194,41 +200,84 @@ class ChatClassifier:
                 self._cache.clear()
             self._cache.update((t, v) for t, v in verdicts.items() if len(t) <= _CACHED_CHARS)
 
-    def _verdict(self, analysis: Analysis, probs: list[float]) -> TextVerdict:
-        toxic, hate, spam = probs
-        scores = dict.fromkeys(CHAT_CATEGORIES, 0.0)
-        scores["insult"] = toxic
-        # The hate head needs only a little support from the toxic head (HATE_GATE), not its
-        # full consent as before (min(hate, toxic)): the toxic head never trains on the authored
-        # hate lines, so it scores non-English hate low (0.03-0.4).
-        scores["hate"] = min(hate, toxic / HATE_GATE)
-        scores["spam"] = spam
-        spans: list[Span] = []
-        folded = analysis.views.folded
-        for lh in analysis.lexicon_hits:
-            start, end = folded.origin(lh.start, lh.end)
-            sexual = _SEXUAL.search(folded.text, lh.start, lh.end) is not None
-            if sexual:
-                scores["sexual"] = 0.9 * toxic
-            label = "sexual" if sexual else "insult"
-            spans.append(Span.model_construct(start=start, end=end, label=label))  # valid by construction
-        bare = analysis.views.bare
-        for rh in analysis.rule_hits:
-            scores[rh.category] = max(scores.get(rh.category, 0.0), rh.score)  # rule-only categories too
-            start, end = bare.origin(rh.start, rh.end)
-            spans.append(Span.model_construct(start=start, end=end, label=rh.category))
-        thresholds = self.model.thresholds
-        flagged = sorted(
-            (c for c, s in scores.items() if s >= thresholds.get(c, RULE_THRESHOLD)),
-            key=lambda c: -scores[c],
-        )
-        if len(spans) > 1:
-            spans.sort(key=lambda s: (s.start, s.end))
-        return TextVerdict(
-            scores=scores, spans=tuple(spans), language=analysis.language, flagged=tuple(flagged)
-        )
+    def _verdict_maker(self) -> Callable[[Analysis, list[float]], _Parts]:
+        """The fusion of one message's analysis and head probabilities into verdict parts, with
+        this batch's thresholds. The parts, not a `TextVerdict`, are kept: `classify` builds one
+        verdict per caller (its own scores dict) and the cache stays untouched."""
+        thresholds = dict(self.model.thresholds)
+        limits = {c: thresholds.get(c, RULE_THRESHOLD) for c in CHAT_CATEGORIES}
+        # A message without word-list or rule hits scores 0 outside the three heads, and 0 flags
+        # nothing unless some threshold is <= 0: then only the heads' categories need checking.
+        heads_only = all(limits[c] > 0.0 for c in CHAT_CATEGORIES if c not in _HEAD_CATEGORIES)
+        insult_at, hate_at, spam_at = (limits[c] for c in _HEAD_CATEGORIES)
+        zero = dict.fromkeys(CHAT_CATEGORIES, 0.0)
+        span = self._span
+
+        def verdict(analysis: Analysis, probs: list[float]) -> _Parts:
+            toxic, hate, spam = probs
+            scores = zero.copy()
+            scores["insult"] = toxic
+            # The hate head needs only a little support from the toxic head (HATE_GATE), not its
+            # full consent as before (min(hate, toxic)): the toxic head never trains on the
+            # authored hate lines, so it scores non-English hate low (0.03-0.4).
+            hate = min(hate, toxic / HATE_GATE)
+            scores["hate"] = hate
+            scores["spam"] = spam
+            if heads_only and not analysis.lexicon_hits and not analysis.rule_hits:
+                flagged = [
+                    c
+                    for c, score, limit in (
+                        ("insult", toxic, insult_at),
+                        ("hate", hate, hate_at),
+                        ("spam", spam, spam_at),
+                    )
+                    if score >= limit
+                ]
+                if len(flagged) > 1:
+                    flagged.sort(key=lambda c: -scores[c])
+                return scores, (), analysis.language, tuple(flagged)
+            spans: list[Span] = []
+            folded = analysis.views.folded
+            for lh in analysis.lexicon_hits:
+                start, end = folded.origin(lh.start, lh.end)
+                sexual = _SEXUAL.search(folded.text, lh.start, lh.end) is not None
+                if sexual:
+                    scores["sexual"] = 0.9 * toxic
+                spans.append(span(start, end, "sexual" if sexual else "insult"))
+            bare = analysis.views.bare
+            for rh in analysis.rule_hits:
+                scores[rh.category] = max(scores.get(rh.category, 0.0), rh.score)  # rule-only categories too
+                start, end = bare.origin(rh.start, rh.end)
+                spans.append(span(start, end, rh.category))
+            flagged = sorted(
+                (c for c, s in scores.items() if s >= thresholds.get(c, RULE_THRESHOLD)),
+                key=lambda c: -scores[c],
+            )
+            if len(spans) > 1:
+                spans.sort(key=lambda s: (s.start, s.end))
+            return scores, tuple(spans), analysis.language, tuple(flagged)
+
+        return verdict
+
+    def _span(self, start: int, end: int, label: str) -> Span:
+        """A `Span`, shared between messages: spans are frozen, the same few offsets and labels
+        recur, and building a pydantic model costs more than the rest of a hit's handling."""
+        key = (start, end, label)
+        found = self._spans.get(key)
+        if found is None:
+            if len(self._spans) >= _MAX_SPANS:
+                self._spans.clear()
+            found = self._spans[key] = Span.model_construct(
+                start=start, end=end, label=label
+            )  # valid by construction
+        return found
 
 
+_Parts = tuple[dict[str, float], tuple[Span, ...], str, tuple[str, ...]]
+"""A verdict's scores, spans, language and flagged categories."""
+_HEAD_CATEGORIES = ("insult", "hate", "spam")
+"""The categories the statistical heads score, in `CHAT_CATEGORIES` order."""
+_MAX_SPANS = 50_000
 _CACHED_CHARS = 200
 """Only chat-length texts are cached: long ones rarely repeat and would crowd the cache."""
 _SEXUAL = re.compile("|".join(re.escape(stem) for stem in SEXUAL_STEMS))
