@@ -14,7 +14,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,8 +46,7 @@ SEXUAL_STEMS = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+class Analysis(NamedTuple):
     """Everything computed per message before the statistical scores."""
 
     views: Views

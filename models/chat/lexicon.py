@@ -8,9 +8,9 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from typing import NamedTuple
 
 from models.chat.langid import LANGUAGES
 from models.chat.normalize import Normalizer, View
@@ -232,8 +232,7 @@ EVERYDAY = frozenset(
 ) | {"terima kasih"}
 
 
-@dataclass(frozen=True, slots=True)
-class LexiconHit:
+class LexiconHit(NamedTuple):
     """One matched term: view offsets, the languages whose list holds it."""
 
     start: int

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SHORTENERS = frozenset(
     [
@@ -164,8 +164,7 @@ _URL_HINT = re.compile(r"\.[a-z\d]")
 dots ('ok. gg') do not, and the full pattern costs ~9 us on any text holding a dot."""
 
 
-@dataclass(frozen=True, slots=True)
-class RuleHit:
+class RuleHit(NamedTuple):
     """One rule's match: category, score, [start, end) in the bare view, a short reason."""
 
     category: str

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -51,8 +51,7 @@ _COMBINING = re.compile(r"[\u0300-\u036f]")
 _CLUSTER = re.compile(r"(?s).[\u0300-\u036f]*")
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """A transformed text and, per character, the index of the original character it came from."""
 
     text: str
@@ -68,8 +67,7 @@ class View:
         return self.offsets[start], self.offsets[min(end, len(self.offsets)) - 1] + 1
 
 
-@dataclass(frozen=True, slots=True)
-class Views:
+class Views(NamedTuple):
     """The three views of one text."""
 
     plain: View
