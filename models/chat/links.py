@@ -157,6 +157,10 @@ _HANDLE = re.compile(
     rf"|\b{_MESSENGERS}\s+(?=[a-z0-9_.]*\d)[a-z0-9_.\-]{{4,32}}"
     r"|(?<![\w@])@[a-z0-9_]{4,32}\b"
 )
+HANDLE_GATE = rf"@|{_MESSENGERS}[^a-z0-9]"
+"""An RE2 superset of `_HANDLE` (run in the rules' one RE2 pass, see rules.py): every handle holds
+an '@' or a messenger name followed by whitespace, ':' or '=', none of which is in [a-z0-9].
+It fires on ~2 % of lines; the old test (an '@', ':', '=' or three digits) on ~21 %."""
 _NO_DIGITS = str.maketrans("", "", "0123456789")
 _ASCII_DIGIT = re.compile(r"[0-9]")
 _URL_HINT = re.compile(r"\.[a-z\d]")
@@ -243,8 +247,9 @@ def link_risk(host: str, url: str) -> tuple[float, str]:
     return 0.0, "link"
 
 
-def find_contacts(text: str) -> list[RuleHit]:
-    """Contact details posted in chat: e-mail, phone numbers, messenger handles."""
+def find_contacts(text: str, *, handles_possible: bool = True) -> list[RuleHit]:
+    """Contact details posted in chat: e-mail, phone numbers, messenger handles.
+    `handles_possible` False = `HANDLE_GATE` already ruled messenger handles out."""
     hits = (
         [RuleHit("personal_info", 0.85, m.start(), m.end(), "e-mail") for m in _EMAIL.finditer(text)]
         if "@" in text
@@ -253,13 +258,13 @@ def find_contacts(text: str) -> list[RuleHit]:
     # Most lines hold no digit: the regex answers that faster than counting them.
     digits = len(text) - len(text.translate(_NO_DIGITS)) if _ASCII_DIGIT.search(text) else 0
     if digits < 9:
-        return hits + _handles(text, digits)
+        return hits + _handles(text, digits) if handles_possible else hits
     for m in _PHONE.finditer(text):
         digits = sum(c.isdigit() for c in m.group(0))
         amount = re.fullmatch(r"\d{1,3}(?:[,.]\d{3})+", m.group(0).replace(" ", ""))  # chip counts
         if 9 <= digits <= 15 and not amount:
             hits.append(RuleHit("personal_info", 0.8, m.start(), m.end(), "phone number"))
-    return hits + _handles(text, digits)
+    return hits + _handles(text, digits) if handles_possible else hits
 
 
 def _handles(text: str, digits: int) -> list[RuleHit]:
