@@ -24,6 +24,7 @@ from kafka.errors import CommitFailedError, KafkaError
 
 from consumers.api_client import ChunkResult, ReviewApiClient
 from consumers.bundle import BUNDLE_HEADER, SOURCE_TOPIC_HEADER, bundles, expand, pack
+from consumers.commits import PendingCommits
 from consumers.metrics import ConsumerMetrics
 from consumers.ports import ConsumerPort, ProducerPort, RecordLike, SendFuture, commit_offsets
 from consumers.processing import Handled, Processor, Route
@@ -61,6 +62,8 @@ class LaneConfig:
     produce_timeout_s: float = 10.0
     keepalive_s: float = 1.0
     """While retrying, poll (paused) at least this often: far below `max_poll_interval_ms`."""
+    async_commit: bool = True
+    """Commit a batch's offsets without waiting for the broker's answer (see `Lane._commit`)."""
 
 
 @dataclass
@@ -88,12 +91,14 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
     clock: Callable[[], float] = time.time
     status: LaneStatus = field(default_factory=LaneStatus)
     _pending_assignment: set[TopicPartition] | None = field(default=None, init=False, repr=False)
+    _commits: PendingCommits = field(default_factory=PendingCommits, init=False, repr=False)
 
     def run(self) -> None:
         """Loop until `stop` is set; the batch in hand is finished and committed, then close."""
         try:
             while not self.stop.is_set():
                 self.step()
+            self._settle_commits()
         except StopRequestedError:
             log.warning(
                 "stopping with a batch in hand; it will be redelivered", extra={"group": self.config.group}
@@ -103,6 +108,8 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
 
     def step(self) -> int:
         """Poll once and handle what came; the number of records handled."""
+        if self._commits.failed:
+            self._settle_commits()
         polled = self.consumer.poll(
             timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_records
         )
@@ -177,7 +184,13 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         grouped = bundles(((r.topic, r.key, r.detectors, r.source, r.value) for r in routes), sizes)
         source = {r.topic: r.input_topic.encode() for r in routes}
         return [
-            (topic, None, pack(entries), [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, source[topic])], partition)
+            (
+                topic,
+                None,
+                pack(entries),
+                [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, source[topic])],
+                partition,
+            )
             for (topic, partition), entries in grouped.items()
         ]
 
@@ -262,7 +275,9 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 key_b64=DeadLetter.encode_bytes(record.key),
                 value_b64=DeadLetter.encode_bytes((record.value or b"")[:DLQ_VALUE_LIMIT]) or "",
             )
-            messages.append((dlq_topic(record.topic), record.key, letter.model_dump_json().encode(), [], None))
+            messages.append(
+                (dlq_topic(record.topic), record.key, letter.model_dump_json().encode(), [], None)
+            )
             self.metrics.dead_letters.labels(record.topic, kind).inc()
             log.warning(
                 "dead-lettered: %s",
@@ -282,28 +297,50 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 self.metrics.findings.labels(f.detector).inc()
             for e in h.errors:
                 self.metrics.detector_errors.labels(e.detector).inc()
-                log.error("detector failed: %s", e.error, extra={"detector": e.detector, "event_id": e.event_id})
+                log.error(
+                    "detector failed: %s", e.error, extra={"detector": e.detector, "event_id": e.event_id}
+                )
             for name in h.skipped:
                 self.metrics.skipped.labels(name).inc()
             if h.findings:
                 self.metrics.events_out.labels(h.record.topic, "finding").inc(len(h.findings))
 
     def _commit(self, records: Sequence[RecordLike]) -> None:
+        """Commit the batch's offsets: every effect of the batch is acknowledged by now. Without
+        waiting for the broker's answer unless `async_commit` is off (see `consumers.commits`); a
+        commit that never lands (crash, rebalance) means re-processing from the previous one, which
+        the idempotent writes absorb."""
         assigned = set(self.consumer.assignment())
         offsets = {tp: om for tp, om in commit_offsets(records).items() if tp in assigned}
         if not offsets:
             return
-        try:
-            self._retry("commit", lambda: self._commit_once(offsets))
-        except CommitFailedError as exc:
-            # The group rebalanced under us: the new owner re-processes; writes are idempotent.
-            log.warning("commit lost to a rebalance: %s", exc, extra={"group": self.config.group})
-            return
+        if self.config.async_commit:
+            self._commits.sent(offsets)
+            self.consumer.commit_async(offsets, callback=self._commits.answered)
+        else:
+            try:
+                self._retry("commit", lambda: self._commit_once(offsets))
+            except CommitFailedError as exc:
+                # The group rebalanced under us: the new owner re-processes; writes are idempotent.
+                log.warning("commit lost to a rebalance: %s", exc, extra={"group": self.config.group})
+                return
         self.status.last_commit_at = self.clock()
         for tp, om in offsets.items():
             high = self._highwater(tp)
             if high is not None:
                 self.metrics.lag.labels(tp.topic, str(tp.partition)).set(max(0, high - om.offset))
+
+    def _settle_commits(self) -> None:
+        """Commit, synchronously, the offsets whose asynchronous commit failed or is unanswered."""
+        failed, offsets = self._commits.take(set(self.consumer.assignment()))
+        if not offsets:
+            return
+        if failed:
+            log.warning("asynchronous commit failed; committing again", extra={"group": self.config.group})
+        try:
+            self._retry("commit", lambda: self._commit_once(offsets))
+        except CommitFailedError as exc:
+            log.warning("commit lost to a rebalance: %s", exc, extra={"group": self.config.group})
 
     def _commit_once(self, offsets: dict[TopicPartition, object]) -> None:
         try:

@@ -102,6 +102,14 @@ class FakeConsumer:
         self.commits.append(plain)
         self.committed_offsets.update(plain)
 
+    def commit_async(
+        self, offsets: dict[TopicPartition, OffsetAndMetadata] | None = None, callback: Any = None
+    ) -> None:
+        """Applied at once; the callback answers as the broker would (success)."""
+        self.commit(offsets)
+        if callback is not None:
+            callback(offsets or {}, object())
+
     def committed(self, tp: TopicPartition) -> int | None:
         return self.committed_offsets.get(tp)
 
