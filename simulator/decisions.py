@@ -8,6 +8,13 @@ from typing import Literal
 
 from simulator.cards import category, preflop_top, rank_hand
 
+CHECK_DOWN_CALL = 0.45
+"""Share of starting hands a bounty hunter calls a third player's all-in with when it costs at most a
+third of his stack (his own game calls far fewer: the bounty, and a partner who will not bet into
+him, make the call cheaper); 0.2 when it costs more."""
+GANG_UP_CALL = 0.9
+"""The same once the partner has called: two live hands against the all-in (0.3 when expensive)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Style:
@@ -36,8 +43,9 @@ class Tactics:
     target: int | None = None
     """Player the friends agreed to knock out for the bounty."""
     check_down: bool = False
-    """Once a third player is all-in the friends call and check it down, never betting into each
-    other (the textbook pattern); False keeps only the "raise to isolate the target" hunt."""
+    """Once a third player is all-in the friends call it with a wide range (wider still when the
+    partner is in) and check it down, never betting into each other (the textbook pattern); they
+    do not hunt the target with raises. False keeps the "raise to isolate the target" hunt."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +65,8 @@ class Spot:
     big_blind: int
     all_in: frozenset[int] = frozenset()
     """Players with no chips behind (they cannot act again this hand)."""
+    bets: tuple[int, ...] = ()
+    """What each player has put in on this street."""
 
 
 Decision = tuple[str, int]
@@ -85,11 +95,33 @@ def _raise(spot: Spot, target: int) -> Decision:
     return ("cbr", min(amount, spot.max_to)) if spot.can_raise else ("cc", 0)
 
 
-Tactic = Literal["dump", "soft", "target"]
-"""Which planted tactic decided an action: chip dumping, soft play between friends, bounty hunting."""
+Tactic = Literal["dump", "soft", "target", "check_down"]
+"""Which planted tactic decided an action: chip dumping, soft play between friends, bounty hunting
+by raises, checking down a third player's all-in."""
 
 
-def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> tuple[Decision, Tactic] | None:
+def _check_down(spot: Spot, friends: frozenset[int], hole: tuple[int, int], board: list[int]) -> tuple[Decision, Tactic] | None:
+    """A third player is all-in and a partner is still in: every knockout pays a bounty, so the
+    friends call with a wide range and check it down between them so that one of them collects it.
+    Hands outside the range are left to the player's own game (usually a fold)."""
+    if not spot.all_in - friends - {spot.index} or not spot.live & friends:
+        return None
+    if spot.to_call == 0:
+        return ("cc", 0), "check_down"  # never a bet into the partner
+    cheap = spot.to_call * 3 <= spot.max_to
+    partner_in = any(f in spot.all_in or (f < len(spot.bets) and spot.bets[f] >= spot.current)
+                     for f in spot.live & friends)
+    if spot.street == 0:
+        limit = (GANG_UP_CALL if cheap else 0.3) if partner_in else (CHECK_DOWN_CALL if cheap else 0.2)
+        calls = preflop_top(*hole) <= limit
+    else:
+        calls = _strength(hole, board) >= 1 or (partner_in and cheap)
+    return (("cc", 0), "check_down") if calls else None
+
+
+def _collusive(
+    spot: Spot, tactics: Tactics, rng: random.Random, hole: tuple[int, int] = (0, 1), board: list[int] | None = None,
+) -> tuple[Decision, Tactic] | None:
     """The planted tactic for this spot and its name, or None to play the persona's normal game."""
     i = spot.index
     if tactics.dump is not None and spot.live == frozenset(tactics.dump):
@@ -111,10 +143,8 @@ def _collusive(spot: Spot, tactics: Tactics, rng: random.Random) -> tuple[Decisi
     if others and others <= friends:
         # Soft play: friends check it down and never raise each other.
         return (("cc", 0) if spot.to_call <= spot.big_blind * 2 or spot.street > 0 else ("f", 0)), "soft"
-    if tactics.check_down and spot.all_in - friends - {i} and spot.live & friends:
-        # Every knockout pays a bounty: with a third player all-in the friends call and check it
-        # down between them so that one of them collects it.
-        return ("cc", 0), "target"
+    if tactics.check_down:
+        return _check_down(spot, friends, hole, board or [])
     if tactics.target is not None and tactics.target in spot.live and tactics.target != i:
         if spot.last_aggressor in friends:
             return ("cc", 0), "target"
@@ -132,7 +162,7 @@ def decide(
     callers enforce legality."""
     if not active:
         return (("cc", 0) if spot.to_call == 0 else ("f", 0)), None
-    planted = _collusive(spot, tactics, rng)
+    planted = _collusive(spot, tactics, rng, hole, board)
     if planted is not None:
         return planted
     if spot.street == 0 and 0 < spot.to_call * 10 <= spot.max_to and spot.live & _friends_of(spot.index, tactics) \

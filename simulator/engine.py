@@ -57,6 +57,9 @@ class HandOutcome:
     """A collusive tactic decided at least one action."""
     soft_played: bool = False
     """Of those, friends left alone in the pot soft-played each other (not only hunted a target)."""
+    checked_down: frozenset[int] = frozenset()
+    """Players who called or checked a third player's all-in under the check-down tactic and stayed
+    in to the end (two friends here = the bounty agreement acted on in this hand)."""
 
 
 class _Table:
@@ -76,6 +79,7 @@ class _Table:
         self.street = 0
         self.planted = False
         self.soft_played = False
+        self.checked_down: set[int] = set()
         deck = list(DECK)
         rng.shuffle(deck)
         self.deck = deck
@@ -134,7 +138,7 @@ class _Table:
                 min_raise_to=min(current + min_raise, max_to), max_to=max_to, pot=sum(self.committed),
                 can_raise=others and i in may_raise and max_to > current, live=frozenset(live),
                 last_aggressor=aggressor, big_blind=self.setup.big_blind,
-                all_in=frozenset(j for j in live if self.stacks[j] == 0),
+                all_in=frozenset(j for j in live if self.stacks[j] == 0), bets=tuple(self.bets),
             )
             (kind, amount), tactic = decide(
                 spot, hole=self.holes[i], board=self.board, style=self.setup.styles[i],
@@ -143,6 +147,8 @@ class _Table:
             )
             self.planted = self.planted or tactic is not None
             self.soft_played = self.soft_played or tactic == "soft"
+            if tactic == "check_down":
+                self.checked_down.add(i)
             may_raise.discard(i)
             if kind == "f" and to_call > 0:
                 self.folded[i] = True
@@ -232,4 +238,5 @@ def play_hand(setup: HandSetup, rng: random.Random) -> HandOutcome:
         actions=tuple(table.actions), holes=tuple(table.holes), finishing=finishing,
         winnings=tuple(winnings), pots=tuple(pots), showdown=tuple(shown), planted=table.planted,
         soft_played=table.soft_played,
+        checked_down=frozenset(i for i in table.checked_down if not table.folded[i]),
     )

@@ -6,6 +6,11 @@ A finding matches a truth row when (1) the categories are equal, (2) the finding
 widened by `slack` on both sides. Precision counts findings that match at least one row; recall
 counts rows matched by at least one finding; time to detection of a matched row is the first
 matching finding's `ts` minus the row's `end`, floored at zero. See docs/quality.md.
+
+Bounty agreements are rows per tournament, so there (4) a finding that names tournaments (its
+`tournament_id` and `evidence.tournaments`) matches only the rows of those tournaments: a case found
+in one tournament does not count for another one it merely overlaps in time. `bounty_breakdown`
+splits the rows by chat / no chat and by whether the pair acted on the agreement in play.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from pipeline.findings import Finding
 from simulator.truth import TruthRow
 
 DEFAULT_SLACK = timedelta(seconds=60)
+TOURNAMENT_SCOPED = frozenset({"bounty_agreement"})
+"""Categories whose rows are per tournament: a finding naming tournaments matches only those."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +51,20 @@ def relevant_truth(rows: Iterable[TruthRow], *, exempt_formats: frozenset[str]) 
     return [r for r in rows if not (r.category == "hit_and_run" and r.detail.get("format") in exempt_formats)]
 
 
+def named_tournaments(finding: Finding) -> frozenset[str]:
+    """The tournaments a finding speaks about: its own and those its evidence lists."""
+    listed = finding.evidence.get("tournaments") if isinstance(finding.evidence, dict) else None
+    names = {t.get("tournament_id") for t in listed if isinstance(t, dict)} if isinstance(listed, list) else set()
+    names.add(finding.tournament_id)
+    return frozenset(n for n in names if isinstance(n, str))
+
+
+def _same_tournament(finding: Finding, row: TruthRow, names: frozenset[str]) -> bool:
+    if row.category not in TOURNAMENT_SCOPED or row.tournament_id is None or not names:
+        return True
+    return row.tournament_id in names
+
+
 def match(findings: Sequence[Finding], truth: Sequence[TruthRow], *, slack: timedelta = DEFAULT_SLACK) -> list[Scored]:
     """Each finding with the truth rows it matches."""
     index: dict[tuple[str, str], list[int]] = defaultdict(list)
@@ -53,9 +74,11 @@ def match(findings: Sequence[Finding], truth: Sequence[TruthRow], *, slack: time
     out = []
     for f in findings:
         start, end = interval(f)
+        names = named_tournaments(f)
         hits = tuple(
             k for k in index.get((f.category, f.subject), ())
             if start <= truth[k].end + slack and end >= truth[k].start - slack
+            and _same_tournament(f, truth[k], names)
         )
         out.append(Scored(f, hits))
     return out
@@ -135,6 +158,7 @@ def score(
     for entry in languages.values():
         entry["recall"] = _ratio(entry["found"], entry["truth"])
     total_false = sum(1 for s in scored if not s.matched)
+    bounty = bounty_breakdown(truth, delays)
     return {
         "match": {"slack_s": slack.total_seconds(), "rule": "same category, subject among truth players, windows overlap"},
         "totals": {
@@ -144,4 +168,38 @@ def score(
         "categories": per_category,
         "detectors": per_detector,
         "chat_recall_by_language": dict(sorted(languages.items())),
+        **({"bounty_agreement_rows": bounty} if bounty["rows"]["truth"] else {}),
     }
+
+
+BOUNTY_SPLITS = ("rows", "with_chat", "without_chat", "acted_on", "acted_on_with_chat", "acted_on_without_chat",
+                 "not_acted_on")
+
+
+def bounty_breakdown(truth: Sequence[TruthRow], found: dict[int, float]) -> dict[str, dict[str, Any]]:
+    """Recall of bounty-agreement rows (one per pair and tournament) split by how they can be seen:
+    with or without agreement talk, and whether the pair acted on it in play (`detail.acted_on`:
+    hands where a third player was all-in and both stayed in and checked it down). A row the pair
+    never acted on, with no talk, leaves no trace; the raw figure over all rows is reported too.
+    `pairs`: a pair counts as found when any of its rows is."""
+    out: dict[str, dict[str, Any]] = {name: {"truth": 0, "found": 0} for name in (*BOUNTY_SPLITS, "pairs")}
+    pairs: dict[tuple[str, ...], bool] = {}
+    for k, row in enumerate(truth):
+        if row.category != "bounty_agreement":
+            continue
+        chat = bool(row.detail.get("chat", True))
+        acted = int(row.detail.get("acted_on", 0)) > 0
+        splits = ["rows", "with_chat" if chat else "without_chat"]
+        if acted:
+            splits += ["acted_on", "acted_on_with_chat" if chat else "acted_on_without_chat"]
+        else:
+            splits.append("not_acted_on")
+        for name in splits:
+            out[name]["truth"] += 1
+            out[name]["found"] += k in found
+        key = tuple(sorted(row.players))
+        pairs[key] = pairs.get(key, False) or k in found
+    out["pairs"] = {"truth": len(pairs), "found": sum(pairs.values())}
+    for entry in out.values():
+        entry["recall"] = _ratio(entry["found"], entry["truth"])
+    return out

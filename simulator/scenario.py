@@ -5,13 +5,21 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from datetime import datetime
 from typing import Any
 
+from pipeline.contracts import HandRecord
 from pipeline.findings import Finding
+from pipeline.hands.features import hand_features
 from pipeline.runner import Pipeline
 from simulator.config import HONEST_PERSONAS, RoomConfig
-from simulator.evaluation import relevant_truth, score
+from simulator.evaluation import DEFAULT_SLACK, match, relevant_truth, score
 from simulator.room import Room
+from simulator.truth import TruthRow
+
+SOFT_PLAY_SAMPLE = 35
+"""Heads-up post-flop betting chances each way from which soft play from play alone is claimed
+(docs/hand-integrity.md); rows below it are reported apart."""
 
 
 def run_scenario(
@@ -23,7 +31,11 @@ def run_scenario(
     errors: Counter[str] = Counter()
     began = time.perf_counter()
     events = 0
+    pairs = {frozenset(g.members[:2]) for g in room.population.groups if g.kind in ("soft_play", "bounty")}
+    chances: dict[tuple[str, str], list[tuple[datetime, int]]] = {}
     for topic, event in room.events():
+        if isinstance(event, HandRecord) and pairs:
+            _count_chances(event, pairs, chances)
         outcome = pipeline.process(topic, event)
         findings.extend(outcome.findings)
         for err in outcome.errors:
@@ -38,6 +50,7 @@ def run_scenario(
     )
     result = score(findings, truth, honest_hours=summary["honest_player_hours"], registered=registered,
                    honest_players=honest)
+    result["soft_play_by_sample"] = soft_play_by_sample(truth, findings, chances)
     return {
         "seed": config.seed, "profile": config.profile, "minutes": config.minutes, "players": summary["players"],
         "events": summary["events"], "honest_player_hours": summary["honest_player_hours"],
@@ -45,6 +58,40 @@ def run_scenario(
         "elapsed_s": round(elapsed, 2), "events_per_s": round(events / elapsed) if elapsed else None,
         **result,
     }
+
+
+def _count_chances(record: HandRecord, pairs: set[frozenset[str]],
+                   out: dict[tuple[str, str], list[tuple[datetime, int]]]) -> None:
+    """Heads-up post-flop betting chances (checked to, could bet) of each planted pair's members
+    into each other in this hand, with the same feature code the detector uses."""
+    players = record.players
+    if record.replay is None or not any(p <= set(players) for p in pairs):
+        return
+    features = hand_features(record.replay, seed=record.hand_id, starting_stacks=record.starting_stacks, bounty_won={})
+    for (hero, villain), obs in features.pairs.items():
+        if obs.bet_chances and frozenset((players[hero], players[villain])) in pairs:
+            out.setdefault((players[hero], players[villain]), []).append((record.ts, obs.bet_chances))
+
+
+def soft_play_by_sample(truth: list[TruthRow], findings: list[Finding],
+                        chances: dict[tuple[str, str], list[tuple[datetime, int]]]) -> dict[str, Any]:
+    """Soft-play recall split at the stated sample size: rows whose pair had at least
+    `SOFT_PLAY_SAMPLE` heads-up post-flop betting chances each way by the row's end, and the rest."""
+    scored = match(findings, truth)
+    found = {k for s in scored for k in s.matched}
+    out: dict[str, dict[str, Any]] = {name: {"truth": 0, "found": 0} for name in ("at_sample", "below_sample")}
+    for k, row in enumerate(truth):
+        if row.category != "soft_play" or len(row.players) < 2:
+            continue
+        a, b = row.players[:2]
+        limit = row.end + DEFAULT_SLACK
+        each = [sum(n for ts, n in chances.get(d, []) if ts <= limit) for d in ((a, b), (b, a))]
+        entry = out["at_sample" if min(each) >= SOFT_PLAY_SAMPLE else "below_sample"]
+        entry["truth"] += 1
+        entry["found"] += k in found
+    for entry in out.values():
+        entry["recall"] = round(entry["found"] / entry["truth"], 4) if entry["truth"] else None
+    return {"min_chances_each_way": SOFT_PLAY_SAMPLE, **out}
 
 
 def _fmt(value: Any) -> str:
@@ -66,6 +113,18 @@ def markdown_table(result: dict[str, Any]) -> str:
         rows.append("")
         rows.append("| language | planted chat offences | recall |\n|---|---:|---:|")
         rows += [f"| {lang} | {e['truth']} | {_fmt(e['recall'])} |" for lang, e in langs.items()]
+    sample = result.get("soft_play_by_sample", {})
+    if any(isinstance(e, dict) and e["truth"] for e in sample.values()):
+        rows.append("")
+        rows.append(f"| soft play rows (heads-up post-flop betting chances each way, at least "
+                    f"{sample['min_chances_each_way']} = at sample) | planted | found | recall |\n|---|---:|---:|---:|")
+        rows += [f"| {name} | {e['truth']} | {e['found']} | {_fmt(e['recall'])} |"
+                 for name, e in sample.items() if isinstance(e, dict)]
+    bounty = result.get("bounty_agreement_rows", {})
+    if bounty:
+        rows.append("")
+        rows.append("| bounty agreement rows | planted | found | recall |\n|---|---:|---:|---:|")
+        rows += [f"| {name} | {e['truth']} | {e['found']} | {_fmt(e['recall'])} |" for name, e in bounty.items()]
     return "\n".join([head, *rows])
 
 
@@ -102,5 +161,24 @@ def combine(results: list[dict[str, Any]]) -> dict[str, Any]:
             entry["found"] += e["found"]
     for entry in languages.values():
         entry["recall"] = round(entry["found"] / entry["truth"], 4) if entry["truth"] else None
+    bounty: dict[str, dict[str, Any]] = {}
+    for r in results:
+        for name, e in r.get("bounty_agreement_rows", {}).items():
+            entry = bounty.setdefault(name, {"truth": 0, "found": 0})
+            entry["truth"] += e["truth"]
+            entry["found"] += e["found"]
+    for entry in bounty.values():
+        entry["recall"] = round(entry["found"] / entry["truth"], 4) if entry["truth"] else None
+    sample: dict[str, Any] = {"min_chances_each_way": SOFT_PLAY_SAMPLE}
+    for r in results:
+        for name, e in r.get("soft_play_by_sample", {}).items():
+            if isinstance(e, dict):
+                entry = sample.setdefault(name, {"truth": 0, "found": 0})
+                entry["truth"] += e["truth"]
+                entry["found"] += e["found"]
+    for entry in sample.values():
+        if isinstance(entry, dict):
+            entry["recall"] = round(entry["found"] / entry["truth"], 4) if entry["truth"] else None
     return {"runs": len(results), "honest_player_hours": round(hours, 2), "categories": categories,
-            "chat_recall_by_language": dict(sorted(languages.items()))}
+            "chat_recall_by_language": dict(sorted(languages.items())),
+            **({"bounty_agreement_rows": bounty} if bounty else {}), "soft_play_by_sample": sample}

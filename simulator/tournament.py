@@ -79,6 +79,9 @@ class Tournament:
         self.plot_hands: list[tuple[float, str]] = []
         self.soft_hands: list[tuple[float, str]] = []
         """Plot hands in which the hunters, alone in the pot, soft-played each other."""
+        self.acted_hands: list[tuple[float, str]] = []
+        """Plot hands in which both hunters checked down a third player's all-in (the agreement
+        acted on where the hand record shows it)."""
         self.episodes: list[Episode] = []
         self.next_plot = 0.0
         self.agreement: tuple[float, str | None] | None = None
@@ -291,6 +294,8 @@ class Tournament:
             self.plot_hands.append((end, hand_id))
         if outcome.soft_played:
             self.soft_hands.append((end, hand_id))
+        if len(hunters) >= 2 and set(hunters) <= outcome.checked_down:
+            self.acted_hands.append((end, hand_id))
         for seat, stack in zip(order, outcome.finishing, strict=True):
             seat.stack = stack
             seat.hands += 1
@@ -357,6 +362,7 @@ class Tournament:
         tid = self.spec.tournament_id
         self.plot_hands = [h for h in self.plot_hands if h[0] <= w.end]
         self.soft_hands = [h for h in self.soft_hands if h[0] <= w.end]
+        self.acted_hands = [h for h in self.acted_hands if h[0] <= w.end]
         self._plant_sit_out_agreement()
         if self.agreement is None:
             return
@@ -365,12 +371,15 @@ class Tournament:
             return  # the run ended before the hunters agreed
         # The agreement stands until the target is out, or else until the tournament (or run) ends.
         end = self.target_out if self.target_out is not None else min(self.ended_at, w.end)
+        if w.config.bounty_check_down and self.plot_hands:
+            # Checking down covers every all-in, not only the target's: it lasts as long as they do.
+            end = max(end, self.plot_hands[-1][0])
         hand_ids = tuple(h[1] for h in self.plot_hands)
         w.plant(TruthRow(
             category="bounty_agreement", players=self.hunters, start=w.ts(start), end=w.ts(end),
             event_ids=(*((chat_id,) if chat_id else ()), *hand_ids), tournament_id=tid,
             detail={"target": self.target, "target_eliminated": self.target_out is not None,
-                    "chat": chat_id is not None},
+                    "chat": chat_id is not None, "acted_on": len(self.acted_hands)},
         ))
         if self.soft_hands:
             # Soft play only where they were alone in a pot together: ganging up on the target in

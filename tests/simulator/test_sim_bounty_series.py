@@ -84,7 +84,7 @@ def test_check_down_friends_never_bet_around_a_third_players_all_in() -> None:
     for _ in range(50):
         decision, tactic = decide(_spot(frozenset({2})), hole=(0, 1), board=[2, 3, 4], style=style, tactics=check,
                                   active=True, all_in_or_fold=False, rng=rng)
-        assert decision == ("cc", 0) and tactic == "target"
+        assert decision == ("cc", 0) and tactic == "check_down"
     # Without the all-in, or without the option, the friends are free to bet (the isolation hunt).
     free = {decide(_spot(frozenset()), hole=(0, 1), board=[2, 3, 4], style=style, tactics=check, active=True,
                    all_in_or_fold=False, rng=rng)[1] for _ in range(50)}
@@ -92,3 +92,38 @@ def test_check_down_friends_never_bet_around_a_third_players_all_in() -> None:
     hunted = {decide(_spot(frozenset({2})), hole=(0, 1), board=[2, 3, 4], style=style, tactics=hunt, active=True,
                      all_in_or_fold=False, rng=rng)[0][0] for _ in range(50)}
     assert "cbr" in hunted
+
+
+def test_check_down_calls_with_a_range_wider_once_the_partner_is_in() -> None:
+    """Facing a third player's all-in pre-flop, a hunter calls a wide range (not any two cards: the
+    pair must survive to play the series); once the partner has called he gangs up wider still."""
+    rng = random.Random(2)
+    style = PERSONAS["regular"].style
+    check = Tactics(friends=frozenset({frozenset({0, 1})}), check_down=True)
+
+    def facing(partner_bet: int) -> Spot:
+        return Spot(index=0, street=0, to_call=400, current=400, min_raise_to=800, max_to=5000, pot=700,
+                    can_raise=True, live=frozenset({0, 1, 2}), last_aggressor=2, big_blind=100,
+                    all_in=frozenset({2}), bets=(0, partner_bet, 400))
+
+    def calls(hole: tuple[int, int], partner_bet: int) -> bool:
+        decision, tactic = decide(facing(partner_bet), hole=hole, board=[], style=style, tactics=check,
+                                  active=True, all_in_or_fold=False, rng=rng)
+        return decision == ("cc", 0) and tactic == "check_down"
+
+    trash = (0, 14)  # 2c5h, among the worst starting hands
+    middling = (8, 32)  # 4cTc: outside a lone caller's range, inside the gang-up one
+    assert not calls(trash, 0) and not calls(middling, 0)
+    assert calls(middling, 400)  # the partner called the all-in
+    aces = (48, 49)
+    assert calls(aces, 0)
+
+
+def test_truth_rows_say_whether_the_agreement_was_acted_on() -> None:
+    room = Room(RoomConfig(seed=3, players=120, minutes=150, hands=True, bounty_every_minutes=40,
+                           agreement_chat=False, bounty_check_down=True))
+    for _ in room.events():
+        pass
+    rows = [r for r in room.truth if r.category == "bounty_agreement"]
+    assert rows and all(isinstance(r.detail["acted_on"], int) for r in rows)
+    assert any(r.detail["acted_on"] > 0 for r in rows)

@@ -65,3 +65,33 @@ def test_chat_recall_is_broken_down_by_language() -> None:
     result = score([_finding("insult", "p1", 100)], truth, honest_hours=10.0, registered=[])
     assert result["chat_recall_by_language"] == {"hu": {"truth": 2, "found": 1, "recall": 0.5},
                                                  "vi": {"truth": 1, "found": 0, "recall": 0.0}}
+
+
+def _bounty_row(tournament: str, start_s: float, end_s: float, *, chat: bool, acted_on: int) -> TruthRow:
+    return TruthRow(category="bounty_agreement", players=("h1", "h2"), start=T0 + timedelta(seconds=start_s),
+                    end=T0 + timedelta(seconds=end_s), event_ids=("e",), tournament_id=tournament,
+                    detail={"chat": chat, "acted_on": acted_on})
+
+
+def _bounty_finding(tournament: str, ts_s: float, window: tuple[float, float], listed: list[str]) -> Finding:
+    return Finding(
+        finding_id=f"f-{tournament}", detector="hand.bounty_agreement", rule="collusion", family="hand",
+        category="bounty_agreement", score=0.6, players=("h1", "h2"), ts=T0 + timedelta(seconds=ts_s),
+        summary="s", tournament_id=tournament, window_start=T0 + timedelta(seconds=window[0]),
+        window_end=T0 + timedelta(seconds=window[1]),
+        evidence={"tournaments": [{"tournament_id": t} for t in listed]},
+    )
+
+
+def test_bounty_rows_match_only_the_tournaments_a_finding_names() -> None:
+    """A case found in T3 that lists T1 and T3 covers those rows, not T2 which its window overlaps."""
+    truth = [_bounty_row("T1", 0, 100, chat=False, acted_on=1), _bounty_row("T2", 200, 300, chat=False, acted_on=0),
+             _bounty_row("T3", 400, 500, chat=False, acted_on=2), _bounty_row("T4", 600, 700, chat=True, acted_on=0)]
+    finding = _bounty_finding("T3", 450, (50, 450), ["T1", "T3"])
+    assert match([finding], truth)[0].matched == (0, 2)
+    rows = score([finding], truth, honest_hours=1.0, registered=["hand.bounty_agreement"])["bounty_agreement_rows"]
+    assert (rows["rows"]["found"], rows["rows"]["truth"]) == (2, 4)
+    assert (rows["acted_on"]["found"], rows["acted_on"]["truth"], rows["acted_on"]["recall"]) == (2, 2, 1.0)
+    assert (rows["without_chat"]["found"], rows["without_chat"]["truth"]) == (2, 3)
+    assert (rows["not_acted_on"]["found"], rows["not_acted_on"]["truth"]) == (0, 2)
+    assert rows["with_chat"]["recall"] == 0.0 and rows["pairs"] == {"truth": 1, "found": 1, "recall": 1.0}
