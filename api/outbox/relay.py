@@ -108,13 +108,27 @@ class _Marker:
             seqs = []
 
 
+class Leadership(Protocol):
+    """Who may publish when several API workers each run a relay (`api.outbox.leader`)."""
+
+    def leading(self) -> bool: ...
+
+    def start(self) -> None: ...
+
+    def stop(self, timeout_s: float = 5.0) -> None: ...
+
+
 class Relay:
-    """Background thread draining the outbox; `stop()` finishes the current batch and closes."""
+    """Background thread draining the outbox; `stop()` finishes the current batch and closes.
+
+    `leadership`: None when this is the only relay (one API process); otherwise the relay publishes
+    only while `leadership.leading()`, and the leadership wakes it (PostgreSQL NOTIFY)."""
 
     def __init__(self, *, sessions: sessionmaker[Session], producer_factory: Callable[[], Producer], topic: str,
                  interval_s: float = 0.1, batch: int = 500, max_backoff_s: float = 30.0,
-                 clock: Clock = utc_now) -> None:
+                 clock: Clock = utc_now, leadership: Callable[[Callable[[], None]], Leadership] | None = None) -> None:
         self.sessions, self.producer_factory, self.topic = sessions, producer_factory, topic
+        self._leadership = leadership(self.wake) if leadership is not None else None
         self.interval_s, self.batch, self.max_backoff_s, self.clock = interval_s, batch, max_backoff_s, clock
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -131,6 +145,8 @@ class Relay:
         self._marker.thread.start()
         self._thread = threading.Thread(target=self.run, name="outbox-relay", daemon=True)
         self._thread.start()
+        if self._leadership is not None:
+            self._leadership.start()
 
     def wake(self) -> None:
         """Publish now rather than at the next poll."""
@@ -150,6 +166,8 @@ class Relay:
             event.remove(self.sessions, "after_soft_rollback", self._after_rollback)
         self._stop.set()
         self._wake.set()
+        if self._leadership is not None:
+            self._leadership.stop(timeout_s)
         if self._thread is not None:
             self._thread.join(timeout_s)
         if self._marker is not None:  # writes what was acknowledged before it stops
@@ -167,6 +185,9 @@ class Relay:
             try:
                 # Cleared before reading: a commit during this batch wakes the next one at once.
                 self._wake.clear()
+                if self._leadership is not None and not self._leadership.leading():
+                    self._wake.wait(self.interval_s)  # another worker's relay publishes
+                    continue
                 sent = self.run_once()
                 backoff = self.interval_s
                 if sent == 0:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
 
+from api.outbox.leader import CHANNEL
 from api.outbox.models import OutboxEvent
 from api.sanctions.models import Sanction
 from api.upsert import insert_ignore, insert_many_ignore
@@ -37,10 +38,18 @@ ENQUEUED = "outbox_enqueued"
 """`session.info` flag: this transaction added outbox rows (the relay is woken when it commits)."""
 
 
+def _announce(session: Session) -> None:
+    """Wake the relays when this transaction commits: this process's through the after-commit hook;
+    on PostgreSQL every worker's leader through NOTIFY (delivered at commit, folded into one)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text(f"NOTIFY {CHANNEL}"))
+    session.info[ENQUEUED] = True
+
+
 def enqueue(session: Session, *, sanction: Sanction, event_kind: EventKind, now: datetime) -> str:
     """Add the event to the outbox unless it is already there; returns its id."""
     event = event_for(sanction, event_kind=event_kind, now=now)
-    session.info[ENQUEUED] = True
+    _announce(session)
     insert_ignore(
         session,
         OutboxEvent,
@@ -61,7 +70,7 @@ def enqueue_many(session: Session, *, sanctions: list[Sanction], event_kind: Eve
         event = event_for(sanction, event_kind=event_kind, now=now)
         rows.append({"event_id": event.id, "player_id": sanction.player_id, "sanction_id": sanction.id,
                      "body": event.model_dump_json(), "created_at": now, "published_at": None, "attempts": 0})
-    session.info[ENQUEUED] = True
+    _announce(session)
     insert_many_ignore(session, OutboxEvent, rows, ("event_id",))
     return [str(r["event_id"]) for r in rows]
 
