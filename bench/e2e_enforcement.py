@@ -1,43 +1,62 @@
 """The enforcement half of `bench.e2e_throughput`: produce -> enforcement event through the real
-`railbird api` (SQLite) and its outbox relay, with where the time goes (from the outbox rows)."""
+`railbird api` and its outbox relay, on SQLite (one API process) and PostgreSQL (`--api-workers`
+processes, one relay publishing), at the chosen abusive mix and a heavier one, with where the time
+goes (from the outbox rows).
+
+The mix: every Nth message is abusive ("kys") from a fresh player, so each one is a new case, an
+automatic mute (sanction, audit entry, outbox row) and an enforcement event: the most expensive
+message the API ingests. The chosen mix is 1% (`--abusive-every 100`); the heavier one 10%
+(`--heavy-abusive-every 10`). Why 1%: docs/operations.md ("Figures").
+"""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from sqlalchemy import text
 
-from bench.e2e_throughput import ROOT, _wait_caught_up, chat_value, start_group, stop_group
+from api.db import make_engine
+from bench._e2e_rig import ROOT, chat_value, pace, start_group, stop_group, track
 from pipeline.contracts import CHAT, ENFORCEMENT
 from tests.consumers.review_api_double import TOKEN
 
+if TYPE_CHECKING:  # the throughput bench imports this module lazily
+    from bench.e2e_throughput import Traffic
 
-def start_real_api(bootstrap: str, port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
-    """`railbird api` on SQLite with the outbox relay publishing to the embedded broker."""
+PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
+
+
+def start_real_api(bootstrap: str, port: int, url: str, log: Path, workers: int = 1) -> subprocess.Popen[bytes]:
+    """`railbird api` on `url` with the outbox relay publishing to the embedded broker."""
     env = {
         **os.environ,
         "RAILBIRD_KAFKA_BOOTSTRAP": bootstrap,
-        "RAILBIRD_DATABASE_URL": f"sqlite:///{db}",
+        "RAILBIRD_DATABASE_URL": url,
         "RAILBIRD_SERVICE_TOKEN": TOKEN,
         "RAILBIRD_LOG_LEVEL": "WARNING",
     }
     with open(log, "ab") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "railbird.cli", "api", "--port", str(port)],
+        proc = subprocess.Popen([sys.executable, "-m", "railbird.cli", "api", "--port", str(port),
+                                 "--workers", str(workers)],
                                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             if urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).status == 200:
+                time.sleep(2 if workers > 1 else 0)  # every worker up (and one relay leading)
                 return proc
         except OSError:
             time.sleep(0.2)
@@ -45,14 +64,17 @@ def start_real_api(bootstrap: str, port: int, db: Path, log: Path) -> subprocess
     raise RuntimeError("the review API did not start")
 
 
-def phases(db: Path, sent: dict[str, float], arrived: dict[str, float]) -> dict[str, float]:
+def phases(url: str, sent: dict[str, float], arrived: dict[str, float]) -> dict[str, float]:
     """Where an enforcement event's time goes, split at the outbox row's `created_at` (the API's
     clock when it began the ingestion request): produce -> ingestion request (both consumer stages,
     the HTTP write's queueing), then -> event seen by the watcher (the API's transaction and commit,
-    the relay's wake and produce, the broker, the watcher's fetch). p50/p99 in ms of each.
-    (`published_at` is not used: the relay's marker thread writes it after the fact.)"""
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT player_id, created_at FROM outbox").fetchall()
+    the relay's wake and produce, the broker, the watcher's fetch). p50/p99 in ms of each."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT player_id, created_at FROM outbox")).all()
+    finally:
+        engine.dispose()
     created = {p: _epoch(c) for p, c in rows if p in sent and p in arrived}
     parts = {
         "to_ingest": [c - sent[p] for p, c in created.items()],
@@ -67,22 +89,24 @@ def phases(db: Path, sent: dict[str, float], arrived: dict[str, float]) -> dict[
     return out
 
 
-def _epoch(value: str) -> float:
-    """SQLite's naive UTC timestamp text as epoch seconds."""
-    return datetime.fromisoformat(value).replace(tzinfo=UTC).timestamp()
+def _epoch(value: str | datetime) -> float:
+    """A stored timestamp (SQLite: naive UTC text; PostgreSQL: aware) as epoch seconds."""
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
-def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, seconds: float, logdir: Path,
-                        backlog: int, processes: int, db: Path, abusive_every: int = 10) -> dict[str, float]:
+def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traffic, prefix: str, rate: int,
+                        seconds: float, logdir: Path, processes: int, abusive_every: int) -> dict[str, float]:
     """p50/p99 produce -> enforcement event (automatic mute) through the real API and its relay."""
-    ports, procs = start_group(processes, bootstrap, api_url, prefix, logdir, mode="registry", detectors="")
+    _, procs = start_group(processes, bootstrap, api_url, prefix, logdir, traffic.ends, mode="registry",
+                           detectors="", max_poll=200)
     # The game server's side: tansu holds every fetch for fetch.max.wait even when data arrived
     # (Apache Kafka answers at once), so the watcher's 500 ms default would be measured, not Railbird.
     watcher = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
                             fetch_max_wait_ms=5)
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
+    stop = threading.Event()
     try:
-        _wait_caught_up(ports, backlog)
         parts = [TopicPartition(ENFORCEMENT, p) for p in watcher.partitions_for_topic(ENFORCEMENT) or ()]
         watcher.assign(parts)
         watcher.seek_to_end(*parts)
@@ -90,7 +114,6 @@ def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, se
             watcher.position(tp)  # resolve the end now, before producing
         sent: dict[str, float] = {}
         arrived: dict[str, float] = {}
-        stop = threading.Event()
 
         def watch() -> None:
             while not stop.is_set():
@@ -102,22 +125,22 @@ def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, se
 
         thread = threading.Thread(target=watch, daemon=True)
         thread.start()
-        total = int(rate * seconds)
-        start = time.perf_counter()
-        base = 20_000_000 + backlog
-        for k in range(total):
-            delay = start + k / rate - time.perf_counter()
-            if delay > 0:
-                time.sleep(delay)
+        base = traffic.take(int(rate * seconds))
+        futures: list[Any] = []
+
+        def send(k: int) -> None:
+            i = base + k
             abusive = k % abusive_every == 0
-            player = f"enf{base}-{k}" if abusive else None
+            player = f"enf{i}" if abusive else None
             if player:
                 sent[player] = time.time()
-            value = chat_value(base + k, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
-            producer.send(CHAT, key=(player or f"p{k % 3000}").encode(), value=value)
+            value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
+            futures.append(producer.send(CHAT, key=(player or f"p{i % 3000}").encode(), value=value))
+
+        achieved = pace(rate, seconds, send)
         producer.flush(30)
-        achieved = total / (time.perf_counter() - start)
-        deadline = time.monotonic() + 30
+        track(traffic.ends, futures)
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not set(sent) <= set(arrived):
             time.sleep(0.2)
         stop.set()
@@ -129,9 +152,10 @@ def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, se
             "enforcement_events": sum(p in arrived for p in sent),
             "p50_ms": 1000 * statistics.median(values),
             "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
-            **phases(db, sent, arrived),
+            **phases(db_url, sent, arrived),
         }
     finally:
+        stop.set()
         producer.close()
         watcher.close()
         stop_group(procs)
@@ -140,3 +164,79 @@ def enforcement_latency(bootstrap: str, api_url: str, prefix: str, rate: int, se
 def _phase_text(result: dict[str, float]) -> str:
     return ", ".join(f"{k.removesuffix('_ms')} {v:.0f}" for k, v in result.items() if k.endswith("_ms")
                      and not k.startswith("p"))
+
+
+def _pg_database() -> str | None:
+    """A new scratch database on the local PostgreSQL server, or None when it does not answer."""
+    name = f"bench_e2e_{uuid.uuid4().hex[:8]}"
+    try:
+        admin = make_engine(f"{PG_SERVER}/test", isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+    except Exception as exc:  # noqa: BLE001 - no server: the SQLite figures still count
+        print(f"PostgreSQL unavailable ({type(exc).__name__}); skipping it", flush=True)
+        return None
+    return f"{PG_SERVER}/{name}"
+
+
+def _drop(url: str) -> None:
+    name = url.rsplit("/", 1)[1]
+    admin = make_engine(f"{PG_SERVER}/test", isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def measure_enforcement(bootstrap: str, args: argparse.Namespace, logdir: Path, traffic: Traffic) -> dict[str, Any]:
+    """Every (database, mix, rate) configuration; the chosen mix on the first database is the headline."""
+    from bench.e2e_throughput import medians  # the throughput bench imports this module lazily
+    from consumers.broker import free_port
+
+    mixes = [args.abusive_every] + ([args.heavy_abusive_every] if args.heavy_abusive_every else [])
+    configs: list[dict[str, Any]] = []
+    for database in [d for d in args.databases.split(",") if d]:
+        url = f"sqlite:///{logdir / 'api.db'}" if database == "sqlite" else _pg_database()
+        if url is None:
+            continue
+        workers = 1 if database == "sqlite" else args.api_workers
+        port = free_port()
+        api = start_real_api(bootstrap, port, url, logdir / f"api-{database}.log", workers)
+        try:
+            for every in mixes:
+                for rate in args.rates:
+                    runs: list[dict[str, float]] = []
+                    for run in range(args.latency_runs):
+                        try:
+                            runs.append(enforcement_latency(bootstrap, f"http://127.0.0.1:{port}", url, traffic,
+                                                            f"enf-{database}-{every}-{rate}-{run}", rate,
+                                                            args.seconds, logdir, args.processes, every))
+                        except RuntimeError as exc:
+                            print(f"enforcement latency ({database}, 1/{every}, {rate}/s) failed: {exc}", flush=True)
+                            continue
+                        r = runs[-1]
+                        print(f"enforcement latency {database} x{workers} 1/{every} abusive at {rate}/s run {run}: "
+                              f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
+                              f"({r['enforcement_events']}/{r['flagged_sent']} events); "
+                              f"phases {_phase_text(r)}", flush=True)
+                    if runs:
+                        configs.append({"database": database, "api_workers": workers, "abusive_every": every,
+                                        "rate": rate, **medians(runs), "runs": runs})
+        finally:
+            api.terminate()
+            api.wait(30)
+            if database != "sqlite":
+                _drop(url)
+    headline = [c for c in configs if c["abusive_every"] == args.abusive_every]
+    first = headline[0]["database"] if headline else None
+    return {
+        "measures": "produce -> enforcement.events record (registry runtime -> `railbird api` -> outbox relay "
+                    "woken by the commit / NOTIFY); every Nth message an automatic mute of a fresh player",
+        "chosen_abusive_every": args.abusive_every,
+        "heavy_abusive_every": args.heavy_abusive_every,
+        "headline_database": first,
+        "latency_ms_by_rate": {str(c["rate"]): {"p50": c["p50"], "p99": c["p99"]}
+                               for c in headline if c["database"] == first},
+        "configs": [{k: v for k, v in c.items() if k != "runs"} for c in configs],
+        "runs": configs,
+    }
