@@ -87,11 +87,12 @@ class Settings(BaseSettings):
     it (0 = read it at start only)."""
     chat_model_path: Path | None = None
     """Chat classifier artifact; None means the one shipped in `models/artifacts/`."""
-    chat_reorder_lateness_s: float = Field(default=5.0, ge=0, le=3600)
+    chat_reorder_lateness_s: float = Field(default=30.0, ge=0, le=86_400)
     """Event time by which a table's chat may arrive out of order and still give the shouting-match
     and harassment detectors the findings in-order delivery gives (they hold messages this long in
-    event time). Size it to the skew a consumer failover causes between input partitions; replays
-    must use the value the stream used to reproduce its findings."""
+    event time, so their findings come this much later). Size it to the skew a consumer failover
+    causes between input partitions: the session timeout (10 s) plus a rebalance and a batch, so
+    30 s; replays must use the value the stream used to reproduce its findings."""
 
     log_level: str = "INFO"
 

@@ -27,6 +27,7 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
 
 
 @pytest.fixture(scope="session")
-def oracle_pipeline_factory() -> Callable[[], Pipeline]:
-    """Builds a fresh offline pipeline (fresh detector state) per oracle run."""
-    return lambda: make_pipeline(Settings())
+def oracle_pipeline_factory() -> Callable[[float], Pipeline]:
+    """Builds a fresh offline pipeline (fresh detector state) per oracle run, with the chat reorder
+    lateness the rig's consumers run with (the stream and its replay must agree on it)."""
+    return lambda lateness_s: make_pipeline(Settings(chat_reorder_lateness_s=lateness_s))

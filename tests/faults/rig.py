@@ -60,6 +60,9 @@ class Rig:
     consumers: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
     started: int = 0
     kills: int = 0
+    chat_lateness_s: float | None = None
+    """The consumers' chat reorder lateness (event time); None = the production default. Set it
+    before starting consumers, with `traffic.reorder_lateness_s` for the rate the test produces at."""
 
     @property
     def api_url(self) -> str:
@@ -87,6 +90,7 @@ class Rig:
             "RAILBIRD_METRICS_PORT": "0",
             "RAILBIRD_RELAY_INTERVAL_MS": "50",
             "PYTHONUNBUFFERED": "1",
+            **({} if self.chat_lateness_s is None else {"RAILBIRD_CHAT_REORDER_LATENESS_S": str(self.chat_lateness_s)}),
         }
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:

@@ -12,14 +12,20 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from consumers.broker import EmbeddedBroker, free_port
-from tests.faults.checks import assert_exactly_once, order_sensitive_difference, wait_for_all_effects
+from tests.faults.checks import (
+    assert_exactly_once,
+    end_traffic,
+    order_sensitive_difference,
+    wait_for_all_effects,
+)
 from tests.faults.rig import Rig, account, make_rig, wait_until
-from tests.faults.traffic import chat_traffic, oracle
+from tests.faults.traffic import chat_traffic, oracle, reorder_lateness_s, watermark_tail
 from tests.postgres import ADMIN_URL, scratch_database, unavailable
 
 pytestmark = [pytest.mark.faults, pytest.mark.kafka, pytest.mark.postgres, pytest.mark.slow]
 
 EVENTS = 2_000
+RATE = 150
 
 
 @pytest.fixture
@@ -47,11 +53,14 @@ def _terminator(url: str, stop: threading.Event, killed: list[int]) -> None:
 
 def test_terminated_postgres_connections_lose_and_duplicate_nothing(tmp_path: Path, pg_url: str,
                                                                     oracle_pipeline_factory) -> None:
+    lateness = reorder_lateness_s(RATE)
     records = chat_traffic(EVENTS, seed=53)
-    expected = oracle(records, oracle_pipeline_factory())
+    tail = watermark_tail(EVENTS, lateness_s=lateness)
+    expected = oracle(records + tail, oracle_pipeline_factory(lateness))
     with EmbeddedBroker(port=free_port(), log_path=tmp_path / "logs" / "broker.log") as broker:
         base = make_rig(tmp_path, broker)
-        rig = Rig(tmp=base.tmp, broker=base.broker, db_path=base.db_path, database_url=pg_url)
+        rig = Rig(tmp=base.tmp, broker=base.broker, db_path=base.db_path, database_url=pg_url,
+                  chat_lateness_s=lateness)
         stop, killed = threading.Event(), []
         try:
             rig.start_api()
@@ -60,7 +69,7 @@ def test_terminated_postgres_connections_lose_and_duplicate_nothing(tmp_path: Pa
                        timeout_s=60, what="the consumer to join")
             terminator = threading.Thread(target=_terminator, args=(pg_url, stop, killed), daemon=True)
             terminator.start()
-            rig.produce(records, rate_per_s=150)
+            rig.produce(records, rate_per_s=RATE)
             stop.set()
             terminator.join(10)
             assert sum(killed) > 0, "connections were really terminated"
@@ -68,8 +77,9 @@ def test_terminated_postgres_connections_lose_and_duplicate_nothing(tmp_path: Pa
             consumer_log = (tmp_path / "logs" / "consume-0.log").read_text(errors="replace")
             felt = consumer_log.count("unavailable (503)") + api_log.count("OperationalError")
             assert felt > 0, "the API felt the terminations (503 to the consumer or relay retries)"
-            wait_for_all_effects(rig, expected, n=EVENTS, timeout_s=180)
-            acc = account(rig, input_records=EVENTS)
+            end_traffic(rig, tail, produced=EVENTS, timeout_s=180)
+            wait_for_all_effects(rig, expected, n=EVENTS + len(tail), timeout_s=180)
+            acc = account(rig, input_records=EVENTS + len(tail))
             print("postgres terminations:", {"terminated": sum(killed), "felt": felt}, order_sensitive_difference(acc, expected),
                   acc.figures())
             assert not rig.crashed()

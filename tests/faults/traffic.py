@@ -18,18 +18,42 @@ from typing import Any
 from pipeline.contracts import CHAT, DecodeError, decode
 from pipeline.replay import envelope_line, replay_lines
 from pipeline.runner import Pipeline
+from railbird.settings import Settings
 from tests.samples import T0, chat_value
 
 CLEAN = ("nice hand", "gg", "ty", "fold already", "lol", "wp", "how long is the break?", "good luck all",
          "ship it", "wow what a river", "see you tomorrow", "brb coffee")
 OFFENSIVE = ("kys", "you are a retard", "kurva anyád", "сука", "shut up you idiot", "fucking donkey")
 SHOUT = "WHY DO YOU ALWAYS CALL WITH TRASH"
+QUARREL = ("SHUT UP YOU IDIOT", "you are a retard", "FUCKING DONKEY LEARN TO PLAY", "idiot")
+QUARREL_TABLES = 8
+"""Tables where two seated players keep at each other: lines naming the other's nickname, the
+episodes of the place-keyed detectors (harassment, shouting matches), whose two players' lines
+come from two producer keys and so from two input partitions."""
 
 ORDER_SENSITIVE = frozenset({"chat.shouting_match", "chat.harassment"})
 """Detectors keyed by place while game servers key chat by player: their events come from several
-input partitions, so the order they see (and, rarely, what they find) depends on how the partitions
-interleave -- a backlog after an outage interleaves them differently from the offline file order.
-Their findings are compared as a report, not as exactly-once effects (docs/reliability.md)."""
+input partitions, interleaved however the partitions are read. They put their input back in event
+time within the reorder lateness (`pipeline/detectors/chat/order.py`), so with the lateness scaled
+to the traffic (`reorder_lateness_s`) their findings are compared exactly like every other's; the
+suite still reports them apart (`order_sensitive_difference`) to show where a difference would be."""
+
+SPACING = timedelta(milliseconds=100)
+"""Event time between two records: the traffic is ~2.8 h of a room's chat, produced in seconds."""
+
+PRODUCTION_LATENESS_S: float = Settings.model_fields["chat_reorder_lateness_s"].default
+"""The reorder lateness a deployment runs with, in wall-clock seconds (event time = wall time)."""
+
+
+def reorder_lateness_s(rate_per_s: float) -> float:
+    """Production's reorder lateness translated into this traffic's event time.
+
+    The traffic's event time passes `rate_per_s x SPACING` times faster than the wall clock while
+    it is produced, so a failover that holds one input partition back for S wall seconds skews it
+    by S times that factor in event time. Scaling the lateness by the same factor tests the
+    production setting against the faults, neither looser nor tighter.
+    """
+    return PRODUCTION_LATENESS_S * rate_per_s * SPACING.total_seconds()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +89,41 @@ def chat_traffic(n: int, *, seed: int = 7, players: int = 400, tables: int = 60,
         player = f"p{rng.randrange(players)}"
         roll = rng.random()
         text = (rng.choice(OFFENSIVE) if roll < 0.04 else SHOUT if roll < 0.06 else rng.choice(CLEAN))
+        if roll > 0.98:
+            player, text = _quarrel_line(rng, tables)
         value = chat_value(
-            event_id=f"ev-{seed}-{i}", ts=(T0 + timedelta(milliseconds=100 * i)).isoformat(),
+            event_id=f"ev-{seed}-{i}", ts=(T0 + SPACING * i).isoformat(),
             player_id=player, nickname=f"Nick{player}", table_id=f"t{int(player[1:]) % tables}",
             text=text,
         )
         out.append(Record(player.encode(), json.dumps(value, ensure_ascii=False).encode()))
     return out
+
+
+def _quarrel_line(rng: random.Random, tables: int) -> tuple[str, str]:
+    """A line of one of the two quarrelling players of a quarrel table, aimed at the other."""
+    table = rng.randrange(QUARREL_TABLES)
+    pair = (f"p{table}", f"p{table + tables}")  # players sit at table (number mod tables)
+    speaker = rng.randrange(2)
+    return pair[speaker], f"@Nick{pair[1 - speaker]} {rng.choice(QUARREL)}"
+
+
+def watermark_tail(after: int, *, lateness_s: float, seed: int = 7, tables: int = 60) -> list[Record]:
+    """One clean line per table, `lateness_s` + 1 s of event time after record `after`.
+
+    The stream's place-keyed detectors hold each line until later traffic moves their watermark
+    past it; a deployment never runs out of later traffic, a test does. These lines end a test's
+    traffic so that every real line is released (the offline oracle sees them too, and drains).
+    Produce them only after every earlier record is committed, so that they come after all of them
+    in every re-key partition.
+    """
+    ts = T0 + SPACING * after + timedelta(seconds=lateness_s + 1)
+    return [
+        Record(f"p{t}".encode(), json.dumps(chat_value(
+            event_id=f"tail-{seed}-{after}-{t}", ts=ts.isoformat(), player_id=f"p{t}", nickname=f"Nickp{t}",
+            table_id=f"t{t}", text="gg")).encode())
+        for t in range(tables)
+    ]
 
 
 @dataclass
