@@ -8,6 +8,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
@@ -22,6 +23,9 @@ _DOUBLE = re.compile(r"(.)\1")
 _REPEATED_LETTER = re.compile(r"(?<=([^\W_]))\1")
 """A letter equal to the one before it: deleting these squeezes runs with a plain-string
 replacement (a group template is expanded in Python per match on 3.11)."""
+_DOUBLED_WORD = re.compile(r"(?<![^\W_])[^\W_]*?([^\W_])\1[^\W_]*")
+"""A whole word (as `_WORD` reads it) holding a doubled letter. An attempt starts only where no
+letter precedes and gives up at the word's end, so a text costs one linear pass."""
 MAX_PHRASE = 4
 _SUFFIXES = (
     "nya",
@@ -278,6 +282,8 @@ class Lexicon:
             self.squeezed.pop(word, None)
         self.pairs = frozenset(" ".join(phrase.split(" ", 2)[:2]) for phrase in self.phrases)
         """First two words of every phrase: a phrase can only match where its first pair stands."""
+        self._starts = frozenset(self.words.keys() | self.first.keys())
+        """Words a match can start at: listed words and first words of listed phrases."""
 
     def find(self, view: View) -> list[LexiconHit]:
         """Longest-first matches of terms on whole words of the view."""
@@ -285,55 +291,67 @@ class Lexicon:
         tokens = _WORD.findall(text)
         # Squeezing runs of a letter never merges or splits words, so only words holding a
         # double letter are squeezed, and only those whose squeezed form is listed matter.
-        squeezed = self._squeezed(text, tokens) if _DOUBLE.search(text) else {}
-        listed = self.words.keys() & tokens
+        # `_DOUBLE` (any doubled character, ~0.4 us) rules most texts out before that pass.
+        squeezed = self._squeezed(text) if _DOUBLE.search(text) else {}
+        # Listed words and first words of listed phrases among the tokens, in C.
+        heads = self._starts.intersection(tokens)
         # A message without a listed word, the first word PAIR of a listed phrase or a listed
         # squeezed word has no hit: decided in C for most messages. (A phrase's first word
         # alone, e.g. "di", "the", sent half the messages down the loop below for nothing.)
-        if not (listed or squeezed or self._has_pair(tokens)):
+        if squeezed:
+            heads |= squeezed.keys()
+        elif not heads or (self.words.keys().isdisjoint(heads) and not self._has_pair(tokens)):
             return []
-        heads = listed | squeezed.keys() | (self.first.keys() & tokens)
+        found = self._matches(tokens, heads, squeezed)
+        if not found:
+            return []
+        last, n, _ = found[-1]
+        starts = _offsets(text, tokens, last + n)
+        return [
+            LexiconHit(starts[i], starts[i + n - 1] + len(tokens[i + n - 1]), mask) for i, n, mask in found
+        ]
+
+    def _matches(
+        self, tokens: list[str], heads: AbstractSet[str], squeezed: dict[str, str]
+    ) -> list[tuple[int, int, int]]:
+        """(first token, tokens consumed, mask) of each longest term, left to right; only tokens
+        in `heads` can start one."""
+        first, phrases, words = self.first.get, self.phrases.get, self.words.get
         found: list[tuple[int, int, int]] = []
         end = 0
         for i, token in enumerate(tokens):
             if i < end or token not in heads:
                 continue  # inside a phrase already matched, or nothing listed starts here
-            n, mask = self._match_at(tokens, squeezed, i)
+            n, mask = 1, 0
+            for k in range(min(first(token, 0), len(tokens) - i), 1, -1):
+                mask = phrases(" ".join(tokens[i : i + k]), 0)
+                if mask:
+                    n = k
+                    break
+            if not mask:
+                mask = words(token, 0)
+                if not mask and token in squeezed:
+                    mask = self.squeezed[squeezed[token]]
             if mask:
                 found.append((i, n, mask))
                 end = i + n
-        if not found:
-            return []
-        starts = _offsets(text, tokens, end)
-        return [
-            LexiconHit(starts[i], starts[i + n - 1] + len(tokens[i + n - 1]), mask) for i, n, mask in found
-        ]
+        return found
 
-    def _squeezed(self, text: str, tokens: list[str]) -> dict[str, str]:
-        """Word -> its squeezed form, for the words of `text` whose squeezed form differs and is
-        listed. Squeezing letters keeps word boundaries, so the squeezed words align 1:1."""
-        short = _WORD.findall(_REPEATED_LETTER.sub("", text))
-        if self.squeezed.keys().isdisjoint(short):
-            return {}
-        return {w: s for w, s in zip(tokens, short, strict=True) if s != w and s in self.squeezed}
+    def _squeezed(self, text: str) -> dict[str, str]:
+        """Word -> its squeezed form, for the words of `text` holding a doubled letter whose
+        squeezed form is listed."""
+        out: dict[str, str] = {}
+        for m in _DOUBLED_WORD.finditer(text):
+            word = m.group(0)
+            short = _REPEATED_LETTER.sub("", word)
+            if short in self.squeezed:
+                out[word] = short
+        return out
 
     def _has_pair(self, tokens: list[str]) -> bool:
-        """Whether some two adjacent tokens are the first two words of a listed phrase."""
-        if len(tokens) < 2 or not self.first.keys() & tokens:
-            return False
-        return not self.pairs.isdisjoint(map(" ".join, pairwise(tokens)))
-
-    def _match_at(self, tokens: list[str], squeezed: dict[str, str], i: int) -> tuple[int, int]:
-        """(words consumed, mask) of the longest term starting at token i; (1, 0) when none."""
-        longest = self.first.get(tokens[i], 0)
-        for n in range(min(longest, len(tokens) - i), 1, -1):
-            mask = self.phrases.get(" ".join(tokens[i : i + n]), 0)
-            if mask:
-                return n, mask
-        mask = self.words.get(tokens[i], 0)
-        if not mask and tokens[i] in squeezed:
-            mask = self.squeezed[squeezed[tokens[i]]]
-        return 1, mask
+        """Whether some two adjacent tokens are the first two words of a listed phrase (called
+        when some token is a phrase's first word)."""
+        return len(tokens) >= 2 and not self.pairs.isdisjoint(map(" ".join, pairwise(tokens)))
 
 
 def _offsets(text: str, tokens: list[str], upto: int) -> list[int]:
