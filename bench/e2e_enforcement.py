@@ -195,13 +195,14 @@ def measure_enforcement(bootstrap: str, args: argparse.Namespace, logdir: Path, 
 
     mixes = [args.abusive_every] + ([args.heavy_abusive_every] if args.heavy_abusive_every else [])
     configs: list[dict[str, Any]] = []
-    for database in [d for d in args.databases.split(",") if d]:
-        url = f"sqlite:///{logdir / 'api.db'}" if database == "sqlite" else _pg_database()
+    setups = [(d, 1) if d == "sqlite" else (d, w) for d in args.databases.split(",") if d
+              for w in ([1] if d == "sqlite" else args.api_workers)]
+    for database, workers in setups:
+        url = f"sqlite:///{logdir / f'api-{time.time_ns()}.db'}" if database == "sqlite" else _pg_database()
         if url is None:
             continue
-        workers = 1 if database == "sqlite" else args.api_workers
         port = free_port()
-        api = start_real_api(bootstrap, port, url, logdir / f"api-{database}.log", workers)
+        api = start_real_api(bootstrap, port, url, logdir / f"api-{database}-{workers}.log", workers)
         try:
             for every in mixes:
                 for rate in args.rates:
@@ -209,7 +210,7 @@ def measure_enforcement(bootstrap: str, args: argparse.Namespace, logdir: Path, 
                     for run in range(args.latency_runs):
                         try:
                             runs.append(enforcement_latency(bootstrap, f"http://127.0.0.1:{port}", url, traffic,
-                                                            f"enf-{database}-{every}-{rate}-{run}", rate,
+                                                            f"enf-{database}{workers}-{every}-{rate}-{run}", rate,
                                                             args.seconds, logdir, args.processes, every))
                         except RuntimeError as exc:
                             print(f"enforcement latency ({database}, 1/{every}, {rate}/s) failed: {exc}", flush=True)
@@ -228,15 +229,15 @@ def measure_enforcement(bootstrap: str, args: argparse.Namespace, logdir: Path, 
             if database != "sqlite":
                 _drop(url)
     headline = [c for c in configs if c["abusive_every"] == args.abusive_every]
-    first = headline[0]["database"] if headline else None
+    first = (headline[0]["database"], headline[0]["api_workers"]) if headline else None
     return {
         "measures": "produce -> enforcement.events record (registry runtime -> `railbird api` -> outbox relay "
                     "woken by the commit / NOTIFY); every Nth message an automatic mute of a fresh player",
         "chosen_abusive_every": args.abusive_every,
         "heavy_abusive_every": args.heavy_abusive_every,
-        "headline_database": first,
+        "headline": {"database": first[0], "api_workers": first[1]} if first else None,
         "latency_ms_by_rate": {str(c["rate"]): {"p50": c["p50"], "p99": c["p99"]}
-                               for c in headline if c["database"] == first},
+                               for c in headline if (c["database"], c["api_workers"]) == first},
         "configs": [{k: v for k, v in c.items() if k != "runs"} for c in configs],
         "runs": configs,
     }

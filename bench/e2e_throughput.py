@@ -234,7 +234,8 @@ def parse_args() -> argparse.Namespace:
                         help="enforcement phase: also run this heavier mix (10 = 10%%; 0 = skip)")
     parser.add_argument("--databases", default="sqlite,postgresql",
                         help="enforcement phase: the review API's databases (sqlite, postgresql)")
-    parser.add_argument("--api-workers", type=int, default=2, help="enforcement phase on PostgreSQL: API workers")
+    parser.add_argument("--api-workers", type=lambda v: [int(x) for x in v.split(",")], default=[1, 2],
+                        help="enforcement phase on PostgreSQL: API worker counts to run (comma-separated)")
     parser.add_argument("--no-single", action="store_true", help="skip the 1-process throughput runs")
     parser.add_argument("--no-real-api", action="store_true", help="skip produce -> enforcement event via `railbird api`")
     return parser.parse_args()
