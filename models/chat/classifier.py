@@ -78,7 +78,7 @@ class Analyzer:
         lists, patterns): each stage's tables and compiled patterns stay in the CPU caches, which
         made the batch ~20 % cheaper than finishing one message before the next (measured)."""
         views = self.normalizer.views_many([t if isinstance(t, str) else "" for t in texts])
-        guess, find_words, find_rules = self.languages.guess, self.lexicon.find, self.rules.find
+        guess, find_words, find_rules = self.languages.guess_lowered, self.lexicon.find, self.rules.find
         languages = [guess(v.plain.text) for v in views]
         lex_hits = [tuple(find_words(v.folded)) for v in views]
         rule_hits = [tuple(find_rules(v.bare.text)) for v in views]

@@ -230,6 +230,15 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
 }
 
 
+_VOTERS = ("en", "id", "vi", "hu")
+"""Latin-script languages decided by function-word votes (a unique best count wins)."""
+_LATIN_VOTES = {
+    word: tuple(k for k, lang in enumerate(_VOTERS) if word in _FUNCTION_WORDS[lang])
+    for word in frozenset().union(*(_FUNCTION_WORDS[lang] for lang in _VOTERS))
+}
+_LATIN_FUNCTION_WORDS = frozenset(_LATIN_VOTES)
+
+
 class LanguageGuesser:
     """Guesses a language code per text; builds its lingua detector once, lazily."""
 
@@ -242,7 +251,12 @@ class LanguageGuesser:
 
     def guess(self, text: str) -> str:
         """ISO 639-1 code among `LANGUAGES`, or 'und' when the text carries no language."""
-        lowered = text[:400].lower()
+        return self.guess_lowered(text[:400].lower())
+
+    def guess_lowered(self, text: str) -> str:
+        """`guess` of a text that `str.lower` leaves unchanged (a `plain` view: every character
+        the views produce is its own lower case, checked over all code points in the tests)."""
+        lowered = text[:400]
         if _CYRILLIC.search(lowered):
             return self._cyrillic(lowered)
         if not _LATIN.search(lowered):
@@ -252,12 +266,14 @@ class LanguageGuesser:
         if _HU_CHARS.search(lowered):
             return "hu"
         words = _WORD.findall(lowered)
-        distinct = set(words)  # distinct function words vote: set intersections run in C
-        votes = {lang: len(distinct & _FUNCTION_WORDS[lang]) for lang in ("en", "id", "vi", "hu")}
-        best = max(votes, key=lambda k: votes[k])
-        ranked = sorted(votes.values(), reverse=True)
-        if ranked[0] > 0 and ranked[0] > ranked[1]:
-            return best
+        # Distinct function words vote; one set intersection in C finds the few that do.
+        votes = [0] * len(_VOTERS)
+        for word in _LATIN_FUNCTION_WORDS.intersection(words):
+            for k in _LATIN_VOTES[word]:
+                votes[k] += 1
+        top = max(votes)
+        if top > 0 and votes.count(top) == 1:
+            return _VOTERS[votes.index(top)]
         if len(words) < 4:
             return "und"  # too short for lingua to beat a guess, and it costs ~150 us
         return self._lingua(lowered, ("en", "id", "vi", "hu"))

@@ -146,7 +146,9 @@ class Normalizer:
 
     def _plain_bare(self, text: str) -> tuple[View, View]:
         if text.isascii():
-            plain = View(text.translate(self._ascii_table).lower(), None)
+            # Printable ASCII holds no control character to blank (isprintable: one C scan;
+            # the translate costs ~1.4 us on a chat line, measured).
+            plain = View((text if text.isprintable() else text.translate(self._ascii_table)).lower(), None)
             bare = plain
         elif not self._irregular.search(text):
             if self._unlike_lower.search(text):

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from models.chat import ChatClassifier, load_classifier
+from models.chat import ChatClassifier, langid, load_classifier
 from models.chat.corpus.poker import LABELLED
 from models.chat.corpus.table_talk import BASE, table_talk
 from models.chat.data import LOADERS
+from models.chat.langid import LanguageGuesser
 from models.chat.lexicon import Lexicon, LexiconHit
 from models.chat.links import _HANDLE, _PHONE, RuleHit, find_contacts, find_links, scan_links
 from models.chat.normalize import View
@@ -187,3 +188,49 @@ def test_rule_gates_change_no_rule_hit(clf: ChatClassifier, corpus: list[str]) -
     assert [b for b in bares if rules.find(b) != rules.find(b, prefilter=False)] == []
     undone = [b for b in bares if undo_disguise(b) is not None]
     assert undone and any(rules.find(b) for b in undone)  # disguised lines do reach that pass
+
+
+def test_every_character_a_view_can_hold_is_its_own_lower_case() -> None:
+    """Why the language guesser may skip `str.lower` on a `plain` view: the views are built from
+    `str.lower` output, `fold_char` output and the homoglyph / special-letter maps, and every
+    character of those is its own lower case (all code points checked; with no upper-case Σ left,
+    `str.lower` of such a text is the text)."""
+    from models.chat.normalize import _CYR_TO_LAT, _GREEK_TO_LAT, _LATIN_TO_CYR, _SPECIAL, fold_char
+
+    mapped = "".join(
+        [*_CYR_TO_LAT.values(), *_LATIN_TO_CYR.values(), *_GREEK_TO_LAT.values(), *_SPECIAL.values()]
+    )
+    assert mapped.lower() == mapped
+    for cp in range(0x110000):
+        if not 0xD800 <= cp < 0xE000:  # lone surrogates fold to a space
+            produced = chr(cp).lower() + fold_char(chr(cp))
+            assert produced.lower() == produced, hex(cp)
+
+
+def reference_guess(guesser: LanguageGuesser, text: str) -> str:
+    """The language guess with the function-word vote spelled out as one count per language."""
+    lowered = text[:400].lower()
+    if langid._CYRILLIC.search(lowered):
+        return guesser._cyrillic(lowered)
+    if not langid._LATIN.search(lowered):
+        return "und"
+    if langid._VI_CHARS.search(lowered):
+        return "vi"
+    if langid._HU_CHARS.search(lowered):
+        return "hu"
+    words = langid._WORD.findall(lowered)
+    votes = {lang: len(set(words) & langid._FUNCTION_WORDS[lang]) for lang in ("en", "id", "vi", "hu")}
+    ranked = sorted(votes.values(), reverse=True)
+    if ranked[0] > 0 and ranked[0] > ranked[1]:
+        return max(votes, key=lambda k: votes[k])
+    if len(words) < 4:
+        return "und"
+    return guesser._lingua(lowered, ("en", "id", "vi", "hu"))
+
+
+def test_language_guess_on_views_equals_the_plain_vote(clf: ChatClassifier, corpus: list[str]) -> None:
+    guesser = clf.analyzer.languages
+    plains = [v.plain.text for v in clf.analyzer.normalizer.views_many(corpus)]
+    guessed = [guesser.guess_lowered(p) for p in plains]
+    assert [p for p, g in zip(plains, guessed, strict=True) if g != reference_guess(guesser, p)] == []
+    assert {"en", "id", "vi", "hu", "ru", "uk", "und"} <= set(guessed)
