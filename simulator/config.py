@@ -97,6 +97,10 @@ class RoomConfig:
     bounty_check_down: bool = False
     """True: the bounty pair calls the target's all-in and checks it down between them (what the
     hand detectors score from play alone); False keeps the default "raise to isolate" hunt."""
+    bounty_sit_and_go: bool = False
+    """True: the recurring bounty tournaments (`bounty_every_minutes`) are single-table 9-seat
+    knockout sit & gos, so the pair that registers together sits together (in a multi-table
+    tournament the seat draw and table balancing decide that); False keeps them 45-player MTTs."""
     agreement_chat: bool = True
     """False plants bounty agreements with no agreement talk at all (the pair's deal was made off
     the platform): no private messages, no collusion_talk row, truth `detail["chat"] = False`."""

@@ -168,7 +168,7 @@ class Room:
             return []
         rates = self.config.rates
         players = self.population.players
-        size = min(45, max(12, len(players) // 7))
+        size = 9 if self.config.bounty_sit_and_go else min(45, max(12, len(players) // 7))
         need = size - len(hunters)
         out: list[tuple[TournamentSpec, list[Player]]] = []
         start = rates.bounty_start_s + every * 60.0

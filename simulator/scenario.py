@@ -75,23 +75,28 @@ def _count_chances(record: HandRecord, pairs: set[frozenset[str]],
 
 def soft_play_by_sample(truth: list[TruthRow], findings: list[Finding],
                         chances: dict[tuple[str, str], list[tuple[datetime, int]]]) -> dict[str, Any]:
-    """Soft-play recall split at the stated sample size: rows whose pair had at least
-    `SOFT_PLAY_SAMPLE` heads-up post-flop betting chances each way by the row's end, and the rest."""
+    """Soft-play recall split at the stated sample size: rows in which the pair had at least
+    `SOFT_PLAY_SAMPLE` heads-up post-flop betting chances each way within the row's own window
+    (the offence itself offered that sample), and the rest; cash pairs and bounty pairs (one row
+    per tournament) apart."""
     scored = match(findings, truth)
     found = {k for s in scored for k in s.matched}
-    out: dict[str, dict[str, Any]] = {name: {"truth": 0, "found": 0} for name in ("at_sample", "below_sample")}
+    out: dict[str, dict[str, Any]] = {}
     for k, row in enumerate(truth):
         if row.category != "soft_play" or len(row.players) < 2:
             continue
         a, b = row.players[:2]
-        limit = row.end + DEFAULT_SLACK
-        each = [sum(n for ts, n in chances.get(d, []) if ts <= limit) for d in ((a, b), (b, a))]
-        entry = out["at_sample" if min(each) >= SOFT_PLAY_SAMPLE else "below_sample"]
-        entry["truth"] += 1
-        entry["found"] += k in found
+        lo, hi = row.start - DEFAULT_SLACK, row.end + DEFAULT_SLACK
+        each = [sum(n for ts, n in chances.get(d, []) if lo <= ts <= hi) for d in ((a, b), (b, a))]
+        context = "bounty" if row.detail.get("context") == "bounty agreement" else "cash"
+        size = "at_sample" if min(each) >= SOFT_PLAY_SAMPLE else "below_sample"
+        for name in (size, f"{context}_{size}"):
+            entry = out.setdefault(name, {"truth": 0, "found": 0})
+            entry["truth"] += 1
+            entry["found"] += k in found
     for entry in out.values():
         entry["recall"] = round(entry["found"] / entry["truth"], 4) if entry["truth"] else None
-    return {"min_chances_each_way": SOFT_PLAY_SAMPLE, **out}
+    return {"min_chances_each_way": SOFT_PLAY_SAMPLE, **dict(sorted(out.items()))}
 
 
 def _fmt(value: Any) -> str:

@@ -64,6 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                           help="a new bounty tournament every MINUTES of room time, the agreement pair in each")
     scenario.add_argument("--bounty-check-down", action="store_true",
                         help="the bounty pair calls the target's all-in and checks it down (default: raise to isolate)")
+    scenario.add_argument("--bounty-sng", action="store_true",
+                          help="the recurring bounty tournaments are 9-seat single-table knockout sit & gos")
     scenario.add_argument("--no-agreement-chat", action="store_true",
                           help="plant bounty agreements without any agreement talk")
     scenario.add_argument("--out", default=None, help="also write the JSON result to this file")
@@ -100,7 +102,8 @@ def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
         config = RoomConfig.for_profile(args.profile, seed=seed, minutes=args.minutes, players=args.players,
                                         bounty_every_minutes=args.bounty_every,
                                         agreement_chat=not args.no_agreement_chat,
-                                        bounty_check_down=args.bounty_check_down)
+                                        bounty_check_down=args.bounty_check_down,
+                                        bounty_sit_and_go=args.bounty_sng)
         one = run_scenario(pipeline=make_pipeline(settings) if results else pipeline, config=config,
                            registered=registered, exempt_formats=rules_from(settings).exempt_formats)
         one["rules_version"] = settings.rules_version

@@ -31,6 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a new bounty tournament every MINUTES of room time, the agreement pair in each")
     parser.add_argument("--bounty-check-down", action="store_true",
                         help="the bounty pair calls the target's all-in and checks it down (default: raise to isolate)")
+    parser.add_argument("--bounty-sng", action="store_true",
+                        help="the recurring bounty tournaments are 9-seat single-table knockout sit & gos")
     parser.add_argument("--no-agreement-chat", action="store_true",
                         help="plant bounty agreements without any agreement talk (truth detail chat=false)")
     parser.add_argument("--bootstrap", default=None, help="Kafka bootstrap (default RAILBIRD_KAFKA_BOOTSTRAP)")
@@ -48,7 +50,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                                     minutes=args.minutes, hands=not args.no_hands,
                                     bounty_every_minutes=args.bounty_every,
                                     agreement_chat=not args.no_agreement_chat,
-                                        bounty_check_down=args.bounty_check_down)
+                                        bounty_check_down=args.bounty_check_down,
+                                    bounty_sit_and_go=args.bounty_sng)
     room = Room(config)
     with ExitStack() as stack:
         sink: Sink

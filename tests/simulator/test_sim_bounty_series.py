@@ -127,3 +127,19 @@ def test_truth_rows_say_whether_the_agreement_was_acted_on() -> None:
     rows = [r for r in room.truth if r.category == "bounty_agreement"]
     assert rows and all(isinstance(r.detail["acted_on"], int) for r in rows)
     assert any(r.detail["acted_on"] > 0 for r in rows)
+
+
+def test_sit_and_go_series_seats_the_pair_together() -> None:
+    room = Room(RoomConfig(seed=4, players=120, minutes=100, hands=True, bounty_every_minutes=30,
+                           agreement_chat=False, bounty_check_down=True, bounty_sit_and_go=True))
+    events = [e for _, e in room.events()]
+    pair = set(_pair(room))
+    series = [t for t in room.tournaments if t.spec.fmt == "bounty" and t.spec.tournament_id != "t-bounty-1"]
+    assert series and all(t.spec.entrants == 9 and pair <= {p.id for p in t.entrants} for t in series)
+    tables: dict[str, set[str]] = {}
+    for e in events:
+        if isinstance(e, HandRecord) and e.tournament_id in {t.spec.tournament_id for t in series}:
+            tables.setdefault(e.tournament_id, set()).add(e.table_id)
+    assert tables and all(len(ids) == 1 for ids in tables.values())  # one table: they sit together
+    first = next(t for t in room.tournaments if t.spec.tournament_id == "t-bounty-1")
+    assert first.spec.entrants > 9  # the room's own bounty tournament stays a multi-table one
