@@ -161,7 +161,7 @@ HANDLE_GATE = rf"@|{_MESSENGERS}[^a-z0-9]"
 """An RE2 superset of `_HANDLE` (run in the rules' one RE2 pass, see rules.py): every handle holds
 an '@' or a messenger name followed by whitespace, ':' or '=', none of which is in [a-z0-9].
 It fires on ~2 % of lines; the old test (an '@', ':', '=' or three digits) on ~21 %."""
-_NO_DIGITS = str.maketrans("", "", "0123456789")
+_DIGITS = "0123456789"
 _ASCII_DIGIT = re.compile(r"[0-9]")
 _URL_HINT = re.compile(r"\.[a-z\d]")
 """Every `_URL` match without '://' or 'www.' has a dot before a letter or digit; sentence
@@ -256,7 +256,9 @@ def find_contacts(text: str, *, handles_possible: bool = True) -> list[RuleHit]:
         else []
     )
     # Most lines hold no digit: the regex answers that faster than counting them.
-    digits = len(text) - len(text.translate(_NO_DIGITS)) if _ASCII_DIGIT.search(text) else 0
+    # ASCII digits counted by ten C-level `str.count` calls: a deleting `translate` cost ~6 us
+    # on a non-ASCII line (measured).
+    digits = sum(map(text.count, _DIGITS)) if _ASCII_DIGIT.search(text) else 0
     if digits < 9:
         return hits + _handles(text, digits) if handles_possible else hits
     for m in _PHONE.finditer(text):

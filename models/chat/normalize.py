@@ -141,8 +141,10 @@ class Normalizer:
     def views_many(self, texts: Sequence[str]) -> list[Views]:
         """`views` of every text; letter runs are found for the whole batch in one numpy pass."""
         pairs = [self._plain_bare(t[: self.max_chars]) for t in texts]
-        runs = _run_candidates([p.text for p, _ in pairs])
-        return [Views(p, b, _fold_tricks(p, runs=i in runs)) for i, (p, b) in enumerate(pairs)]
+        runs, spaced = _batch_candidates([p.text for p, _ in pairs])
+        return [
+            Views(p, b, _fold_tricks(p, runs=i in runs, spaced=i in spaced)) for i, (p, b) in enumerate(pairs)
+        ]
 
     def _plain_bare(self, text: str) -> tuple[View, View]:
         if text.isascii():
@@ -239,30 +241,46 @@ def _fix_homoglyphs(text: str) -> str:
     return _TOKEN.sub(fix, text)
 
 
-def _run_candidates(texts: list[str]) -> set[int]:
-    """Indices of the texts that hold a character three times in a row (a superset of what
-    `_RUN` finds: it also counts newlines), from one vectorised pass over the joined batch."""
+def _batch_candidates(texts: list[str]) -> tuple[set[int], set[int]]:
+    """Indices of the texts that may hold a letter run, and of those that may hold spaced-out
+    letters, from one vectorised pass over the joined batch. Runs: a character three times in
+    a row (a superset of what `_RUN` finds: it also counts newlines). Spaced letters: the
+    shape `_SPACED_PRE` needs, x s x s x with s in ' .-_*+' and x any other character (leetspeak
+    turns digits and symbols into letters but never touches those separators, so the shape of the
+    plain text is the shape `_fold_tricks` sees)."""
     joined = "\n".join(texts)
     if len(joined) < 3:
-        return set()
+        return set(), set()
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    pos = np.flatnonzero((codes[1:-1] == codes[:-2]) & (codes[2:] == codes[1:-1]))
-    if not len(pos):
-        return set()
     starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
-    return set((np.searchsorted(starts, pos, side="right") - 1).tolist())
+
+    def owners(pos: np.ndarray) -> set[int]:
+        return set((np.searchsorted(starts, pos, side="right") - 1).tolist()) if len(pos) else set()
+
+    runs = owners(np.flatnonzero((codes[1:-1] == codes[:-2]) & (codes[2:] == codes[1:-1])))
+    if len(codes) < 5:
+        return runs, set()
+    sep = _SPACED_SEPARATOR[np.minimum(codes, 128)]
+    other = ~sep
+    shape = other[:-4] & sep[1:-3] & other[2:-2] & sep[3:-1] & other[4:]
+    return runs, owners(np.flatnonzero(shape) + 1)
 
 
-def _fold_tricks(view: View, *, runs: bool = True) -> View:
+_SPACED_SEPARATOR = np.array([chr(c) in " .-_*+" for c in range(128)] + [False], dtype=bool)
+"""The separators of spaced-out letters, by code point (anything past ASCII is not one)."""
+
+
+def _fold_tricks(view: View, *, runs: bool = True, spaced: bool = True) -> View:
     """Undo leetspeak (1:1), then join spaced-out letters and cap letter runs (both delete chars).
-    `runs=False`: the caller proved the text has no letter run (see `_run_candidates`)."""
+    `runs=False` / `spaced=False`: the caller proved the text has no letter run / no spaced-out
+    letters (see `_batch_candidates`)."""
     text = view.text
     if _LEET_PRE.search(text) and _LEET_RUN.search(text):
         text = _LEET_RUN.sub(lambda m: "".join(_LEET.get(c, c) for c in m.group(0)), text)
         view = View(text, view.offsets)
         runs = True  # "$$s" is a run only now
     drops: list[tuple[int, int]] = []
-    if _SPACED_PRE.search(text):
+    if spaced and _SPACED_PRE.search(text):
         for m in _SPACED.finditer(text):
             drops.extend((i, i + 1) for i in range(m.start() + 1, m.end(), 2))
     if runs:

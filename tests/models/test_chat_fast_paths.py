@@ -234,3 +234,10 @@ def test_language_guess_on_views_equals_the_plain_vote(clf: ChatClassifier, corp
     guessed = [guesser.guess_lowered(p) for p in plains]
     assert [p for p, g in zip(plains, guessed, strict=True) if g != reference_guess(guesser, p)] == []
     assert {"en", "id", "vi", "hu", "ru", "uk", "und"} <= set(guessed)
+
+
+def test_batch_views_equal_one_at_a_time_on_the_corpus(clf: ChatClassifier, corpus: list[str]) -> None:
+    """The batch-wide run and spaced-letter checks skip work, never change a view."""
+    normalizer = clf.analyzer.normalizer
+    batch = normalizer.views_many(corpus)
+    assert [t for t, v in zip(corpus, batch, strict=True) if v != normalizer.views(t)] == []
