@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from alembic import command
 from alembic.config import Config
 from fastapi import Depends, Request
-from sqlalchemy import JSON, DateTime, Engine, create_engine, event
+from sqlalchemy import JSON, DateTime, Engine, create_engine, event, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -66,6 +66,22 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def lock_for_write(session: Session) -> None:
+    """On SQLite, take the database's write lock now, before the transaction's first read.
+
+    Python's sqlite3 opens a transaction only at the first INSERT/UPDATE/DELETE, so the reads
+    before it run outside any transaction and a read-modify-write (a case's `finding_count += 1`)
+    can apply a stale value over a concurrent writer's commit. `BEGIN IMMEDIATE` makes the whole
+    unit serial, as SQLite's single writer is anyway. PostgreSQL locks the rows it updates
+    instead (`SELECT ... FOR UPDATE` where the value read is written back).
+    """
+    if session.get_bind().dialect.name != "sqlite":
+        return
+    raw = session.connection().connection.dbapi_connection
+    if raw is not None and not raw.in_transaction:  # type: ignore[attr-defined]
+        session.execute(text("BEGIN IMMEDIATE"))
 
 
 def make_sessions(engine: Engine) -> sessionmaker[Session]:

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, tuple_, update
+from sqlalchemy import ColumnElement, Select, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from api.appeals.models import Appeal
@@ -56,15 +56,22 @@ def open_cases_for(session: Session, *, findings: list[Finding], now: datetime) 
     first: dict[str, Finding] = {}
     for f in findings:
         first.setdefault(open_key_of(f), f)
-    found = {c.open_key: c for c in session.scalars(select(Case).where(Case.open_key.in_(list(first))))}
+    # FOR UPDATE (PostgreSQL; SQLite holds the write lock already, `api.db.lock_for_write`): the
+    # counters read here are written back by `add_finding`, so a concurrent batch must wait, not
+    # overwrite them. Key order keeps two batches' row locks from deadlocking.
+    found = {c.open_key: c for c in session.scalars(_locked(Case.open_key.in_(list(first))))}
     missing = sorted(k for k in first if k not in found)
     if missing:
         insert_many_ignore(session, Case, [_new_case(k, first[k], now) for k in missing], ("open_key",))
-        stmt = select(Case).where(Case.open_key.in_(missing)).execution_options(populate_existing=True)
+        stmt = _locked(Case.open_key.in_(missing)).execution_options(populate_existing=True)
         found.update({c.open_key: c for c in session.scalars(stmt)})
     if len(found) != len(first):  # a case closed between insert and read: rare, and retryable
         raise ConflictError("a case changed concurrently; retry the batch")
     return {k: v for k, v in found.items() if k is not None}
+
+
+def _locked(where: ColumnElement[bool]) -> Select[Case]:
+    return select(Case).where(where).order_by(Case.open_key).with_for_update()
 
 
 def _new_case(key: str, finding: Finding, now: datetime) -> dict[str, object]:

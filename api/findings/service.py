@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from api.cases import service as cases
 from api.cases.models import CaseAction
+from api.db import lock_for_write
 from api.errors import InvalidError, NotFoundError
 from api.findings.models import FindingPlayer, FindingRow
 from api.sanctions import service as sanctions
@@ -36,6 +37,7 @@ def ingest(session: Session, *, findings: list[Finding], now: datetime) -> Inges
         if (where := bad_text(finding.model_dump(mode="json"))) is not None:
             raise InvalidError(f"findings[{i}].{where}: text contains NUL or an unpaired surrogate")
     result = IngestResult()
+    lock_for_write(session)  # the case counters below are read, then written back
     # Repeats are found with one query; ON CONFLICT below still catches concurrent writers.
     ids = list({f.finding_id for f in findings})
     seen = set(session.scalars(select(FindingRow.finding_id).where(FindingRow.finding_id.in_(ids))))

@@ -12,7 +12,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from api.app import create_app
+from api.cases.models import Case
 from api.db import make_engine, make_sessions
+from api.findings.models import FindingRow
 from api.outbox.models import OutboxEvent
 from pipeline.contracts.enforcement import EnforcementEvent
 
@@ -142,3 +144,26 @@ def test_concurrent_writers_store_each_finding_once(client):
     assert sum(r["accepted"] for r in results) == 30
     cases = {c for r in results for c in r.get("case_ids", [])}
     assert len(cases) == 3
+
+
+def test_concurrent_batches_into_one_case_count_every_finding(client, engine):
+    # Different findings of one player at one table: one open case, written by several batches at
+    # once. Its counter is read and written back, so without the write lock (SQLite) or the row
+    # lock (PostgreSQL) two batches can both add to the same old value and lose a count.
+    batches = [batch(*(chat_finding(b * 10 + i, player="p-one") for i in range(10))) for b in range(8)]
+
+    def post(body: dict) -> None:
+        while True:
+            r = client.post("/v1/findings/batch", json=body, headers=SVC)
+            if r.status_code == 200:
+                return
+            assert r.status_code == 503, r.text  # the database pushed back: retry, as consumers do
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(post, batches))
+    sessions = make_sessions(engine)
+    with sessions() as s:
+        rows = s.execute(select(Case.id, Case.finding_count)).all()
+        stored = s.scalar(select(func.count()).select_from(FindingRow))
+    assert stored == 80
+    assert [count for _, count in rows] == [80]
