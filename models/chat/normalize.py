@@ -16,6 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+_MEMO_WORDS = 50_000
+_MEMO_WORD_CHARS = 40
+"""Bounds of the accent-stripping memo: distinct words kept, and the longest word kept."""
 MAX_CHARS = 2000
 """Analysis stops here: chat lines are short and a 1 MB message must not cost 1 MB of work."""
 
@@ -132,6 +135,8 @@ class Normalizer:
         self._unlike_lower = re.compile(f"[{_class_ranges(unlike_lower)}]")
         has_accent = sorted(self._bare_table)
         self._has_accent = re.compile(f"[{_class_ranges(has_accent)}]")
+        self._bare_words: dict[str, str] = {}
+        """Accent-free form of recently seen words (`_strip_accents`)."""
 
     def views(self, text: str) -> Views:
         """All views of `text` (truncated to `max_chars` first)."""
@@ -159,7 +164,7 @@ class Normalizer:
                 folded = text.lower()
                 if "đ" in folded:
                     folded = folded.replace("đ", "d")
-            bare_text = folded.translate(self._bare_table) if self._has_accent.search(folded) else folded
+            bare_text = self._strip_accents(folded) if self._has_accent.search(folded) else folded
             if _HAS_OTHER_SCRIPT.search(folded):
                 folded, bare_text = _fix_homoglyphs(folded), _fix_homoglyphs(bare_text)
             plain = View(folded, None)
@@ -167,6 +172,24 @@ class Normalizer:
         else:
             plain, bare = self._fold_unicode(text)
         return plain, bare
+
+    def _strip_accents(self, text: str) -> str:
+        """`text.translate(self._bare_table)` word by word from a memo: the table maps one
+        character to one character and leaves ' ' alone, so words translate independently, and
+        chat repeats its words (Vietnamese syllables above all): dict look-ups in C replace a
+        per-character dict-driven translate (~3 us on a Vietnamese line, measured)."""
+        words = text.split(" ")
+        memo = self._bare_words
+        stripped = list(map(memo.get, words))
+        if None in stripped:
+            if len(memo) > _MEMO_WORDS:
+                memo.clear()  # cheap, and the common words come straight back
+            for i, word in enumerate(words):
+                if stripped[i] is None:
+                    stripped[i] = bare = word.translate(self._bare_table)
+                    if len(word) <= _MEMO_WORD_CHARS:
+                        memo[word] = bare
+        return " ".join(stripped)  # type: ignore[arg-type]  # every None was filled
 
     def _fold_unicode(self, text: str) -> tuple[View, View]:
         base_offsets: list[int] | None = None
