@@ -18,6 +18,8 @@ _W = r"(?:\S+\s+)"
 r"""One word and its space (a bounded gap between the parts of a pattern). No `\w` inside a
 character class anywhere here: the RE2 prefilter in `rules.py` rewrites `\w` and cannot nest it."""
 
+# fmt: off
+# One pattern a line: the tables read as tables (ruff format would split each into five lines).
 # Groups people are targeted for (ethnicity, religion, orientation, origin), plural forms.
 _GROUP_EN = (
     r"(?:muslims|jews|blacks|gays|immigrants|migrants|asians|chinese|arabs|gypsies|roma|mexicans|africans|"
@@ -173,3 +175,4 @@ CONDUCT_PATTERNS: Final[list[tuple[str, float, str]]] = [
     *CONTACT_SOLICITING, *THREATS, *SEXUAL, *COLLUSION, *SPAM,
 ]
 """Appended to `patterns.PATTERNS`."""
+# fmt: on
