@@ -133,6 +133,12 @@ class Normalizer:
             ord(k) for k, v in regular.items() if (v != k.lower() or k == "Σ") and k not in "đĐ"
         )
         self._unlike_lower = re.compile(f"[{_class_ranges(unlike_lower)}]")
+        # Both checks in one negated class for the usual line (regular and folding like lower()):
+        # one charset scan instead of two (the positive class above costs ~3x the negated one).
+        unlike = set(unlike_lower)
+        self._not_simple = re.compile(
+            f"[^{_class_ranges(sorted(ord(k) for k in regular if ord(k) not in unlike))}]"
+        )
         has_accent = sorted(self._bare_table)
         self._has_accent = re.compile(f"[{_class_ranges(has_accent)}]")
         self._bare_words: dict[str, str] = {}
@@ -157,8 +163,8 @@ class Normalizer:
             # the translate costs ~1.4 us on a chat line, measured).
             plain = View((text if text.isprintable() else text.translate(self._ascii_table)).lower(), None)
             bare = plain
-        elif not self._irregular.search(text):
-            if self._unlike_lower.search(text):
+        elif (simple := self._not_simple.search(text) is None) or not self._irregular.search(text):
+            if not simple and self._unlike_lower.search(text):
                 folded = text.translate(self._fold_table)
             else:
                 folded = text.lower()
