@@ -73,6 +73,14 @@ def load_davidson(root: Path, *, clean: bool = True) -> list[Sample]:
     ]
 
 
+def davidson_agreement(root: Path) -> list[float]:
+    """Per Davidson row (file order, as `load_davidson`): the share of its annotators who chose
+    its class (1.0 = unanimous, 0.5-0.67 = split). Used as training weights by the recipe check."""
+    rows = _rows(root / "davidson" / "labeled_data.csv")
+    votes = ("hate_speech", "offensive_language", "neither")
+    return [max(int(r[v]) for v in votes) / max(1, int(r["count"])) for r in rows]
+
+
 def load_sms_spam(root: Path) -> list[Sample]:
     """SMS Spam Collection: ham/spam (CC BY 4.0)."""
     path = root / "sms_spam" / "SMSSpamCollection"

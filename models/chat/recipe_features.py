@@ -70,6 +70,32 @@ class TextFeatures:
         return sp.hstack([self._char.transform(prepared), self._word.transform(prepared)], format="csr")
 
 
+class CountedFeatures(TextFeatures):
+    """`TextFeatures` plus a few dense columns computed per text by `counter` (e.g. word-list hit
+    counts), appended unscaled: a rare cue shared by many words gets one pooled weight."""
+
+    def __init__(
+        self,
+        counter: Callable[[str], Sequence[float]],
+        spec: FeatureSpec | None = None,
+        *,
+        prep: TextPrep | None = None,
+    ) -> None:
+        super().__init__(spec, prep=prep)
+        self.counter = counter
+
+    def _counts(self, texts: Sequence[str]) -> sp.csr_matrix:
+        return sp.csr_matrix(np.array([self.counter(t) for t in texts], dtype=np.float32))
+
+    def fit_transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+        """TF-IDF columns fitted on `texts`, then the counter's columns."""
+        return sp.hstack([super().fit_transform(texts), self._counts(texts)], format="csr")
+
+    def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+        """Held-out texts in the fitted vocabulary, then the counter's columns."""
+        return sp.hstack([super().transform(texts), self._counts(texts)], format="csr")
+
+
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _ESCAPED_BYTE = re.compile(r"\\x[0-9a-fA-F]{2}")
 

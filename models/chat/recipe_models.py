@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 import scipy.sparse as sp
@@ -26,7 +27,20 @@ from models.chat.recipe_features import TextFeatures, nb_ratios
 
 Objective = Callable[[NDArray[np.int64], NDArray[np.int64]], float]
 FeatureFactory = Callable[[], TextFeatures]
-ModelFactory = Callable[[], "OneVsRestNB"]
+
+
+class Scorer(Protocol):
+    """A multi-class linear model: `OneVsRestNB`, or scikit-learn's `LinearSVC`."""
+
+    classes_: Any
+
+    def fit(self, x: sp.csr_matrix, y: NDArray[np.int64], sample_weight: Any = None) -> Any: ...
+
+    def decision_function(self, x: sp.csr_matrix) -> Any: ...
+
+
+ModelFactory = Callable[[], Scorer]
+Weights = NDArray[np.float64] | None
 
 
 class NBLogistic:
@@ -44,8 +58,8 @@ class NBLogistic:
         self._ratios: NDArray[np.float32] | None = None
         self._lr: LogisticRegression | None = None
 
-    def fit(self, x: sp.csr_matrix, y: NDArray[np.int64]) -> NBLogistic:
-        """Fit on 0/1 labels; both classes must be present."""
+    def fit(self, x: sp.csr_matrix, y: NDArray[np.int64], sample_weight: Weights = None) -> NBLogistic:
+        """Fit on 0/1 labels (optionally weighted per row); both classes must be present."""
         if len(np.unique(y)) != 2:
             raise ValueError("NBLogistic needs both classes in the training labels")
         self._ratios = nb_ratios(x, y, alpha=self.alpha) if self.nb else None
@@ -55,7 +69,7 @@ class NBLogistic:
             solver="liblinear",
             random_state=self.seed,
         )
-        self._lr.fit(self._scale(x), y)
+        self._lr.fit(self._scale(x), y, sample_weight=sample_weight)
         return self
 
     def _scale(self, x: sp.csr_matrix) -> sp.csr_matrix:
@@ -79,14 +93,14 @@ class OneVsRestNB:
         self.classes_: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._models: list[NBLogistic] = []
 
-    def fit(self, x: sp.csr_matrix, y: NDArray[np.int64]) -> OneVsRestNB:
+    def fit(self, x: sp.csr_matrix, y: NDArray[np.int64], sample_weight: Weights = None) -> OneVsRestNB:
         """Fit one binary model per class present in `y` (at least two classes)."""
         self.classes_ = np.unique(y)
         if len(self.classes_) < 2:
             raise ValueError("OneVsRestNB needs at least two classes")
         self._models = [
             NBLogistic(c=self.c, seed=self.seed, balanced=self.balanced, nb=self.nb).fit(
-                x, (y == k).astype(np.int64)
+                x, (y == k).astype(np.int64), sample_weight
             )
             for k in self.classes_
         ]
@@ -147,15 +161,21 @@ def out_of_fold_scores(
     make_model: ModelFactory,
     seed: int,
     folds: int,
+    weights: Weights = None,
 ) -> NDArray[np.float64]:
-    """Scores of every training text from a model that did not see it (stratified k-fold)."""
+    """Scores of every training text from a model that did not see it (stratified k-fold);
+    `weights`: per-row sample weights of the training texts (None: all equal)."""
     n_classes = len(np.unique(y))
     scores = np.zeros((len(texts), n_classes))
     splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
     for fit_idx, held_idx in splitter.split(np.zeros(len(y)), y):
         feats = make_features()
         x_fit = feats.fit_transform([texts[i] for i in fit_idx])
-        model = make_model().fit(x_fit, y[fit_idx])
+        model = make_model()
+        if weights is None:
+            model.fit(x_fit, y[fit_idx])
+        else:
+            model.fit(x_fit, y[fit_idx], sample_weight=weights[fit_idx])
         scores[held_idx] = model.decision_function(feats.transform([texts[i] for i in held_idx]))
     return scores
 
@@ -185,6 +205,56 @@ def multiclass_recipe(
     scores = model.decision_function(feats.transform(test_texts)) + offsets
     pred = np.asarray(model.classes_[np.argmax(scores, axis=1)], dtype=np.int64)
     return MulticlassResult(test_y, pred, offsets, oof_value)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One model of a multi-class ensemble, with its own view of the texts (e.g. cleaned or raw),
+    its features, its model and optional per-row training weights."""
+
+    train_texts: Sequence[str]
+    test_texts: Sequence[str]
+    make_features: FeatureFactory
+    make_model: ModelFactory
+    weights: Weights = None
+
+
+def ensemble_recipe(
+    members: Sequence[Member],
+    train_y: NDArray[np.int64],
+    test_y: NDArray[np.int64],
+    *,
+    objective: Objective,
+    seed: int,
+    folds: int = 4,
+) -> MulticlassResult:
+    """Average of the members' per-class margins, each divided by the spread of its own
+    out-of-fold TRAIN scores (so no member dominates by scale); offsets tuned on the averaged
+    out-of-fold scores; every member then refitted on all of TRAIN and scored on the test texts."""
+    oofs = [
+        out_of_fold_scores(
+            m.train_texts, train_y, make_features=m.make_features, make_model=m.make_model,
+            seed=seed, folds=folds, weights=m.weights,
+        )
+        for m in members
+    ]  # fmt: skip
+    scales = [float(o.std()) or 1.0 for o in oofs]
+    oof = sum((o / s for o, s in zip(oofs, scales, strict=True)), np.zeros_like(oofs[0])) / len(members)
+    classes = np.unique(train_y)
+    offsets = tune_offsets(oof, train_y, classes, objective)
+    oof_value = objective(train_y, classes[np.argmax(oof + offsets, axis=1)])
+    scores = np.zeros((len(test_y), len(classes)))
+    for member, scale in zip(members, scales, strict=True):
+        feats = member.make_features()
+        model = member.make_model()
+        x_train = feats.fit_transform(member.train_texts)
+        if member.weights is None:
+            model.fit(x_train, train_y)
+        else:
+            model.fit(x_train, train_y, sample_weight=member.weights)
+        scores += np.asarray(model.decision_function(feats.transform(member.test_texts))) / scale
+    pred = classes[np.argmax(scores / len(members) + offsets, axis=1)]
+    return MulticlassResult(test_y, np.asarray(pred, dtype=np.int64), offsets, oof_value)
 
 
 def _standardised(train_margins: NDArray[np.float64], margins: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -11,12 +11,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 from sklearn.metrics import f1_score, roc_auc_score
+from sklearn.svm import LinearSVC
 
-from models.chat.recipe_features import SlangNormalizer, TextFeatures
+from models.chat.corpus.slurs import slur_features
+from models.chat.data import davidson_agreement
+from models.chat.recipe_features import CountedFeatures, SlangNormalizer, TextFeatures
 from models.chat.recipe_models import (
+    Member,
     NBLogistic,
     OneVsRestNB,
     binary_scores,
+    ensemble_recipe,
     macro_f1,
     multiclass_recipe,
     tune_offsets,
@@ -158,3 +163,61 @@ def test_run_recipes_end_to_end_from_files(tmp_path: Path) -> None:
 def test_run_recipes_rejects_unknown_recipe(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown recipe"):
         run_recipes(tmp_path, only=["nope"])
+
+
+def test_ensemble_recipe_beats_majority_with_weighted_and_unweighted_members() -> None:
+    train_x, train_y = synthetic(900, seed=5, classes=(0, 0, 0, 1, 2))
+    test_x, test_y = synthetic(400, seed=6, classes=(0, 0, 0, 1, 2))
+    members = (
+        Member(train_x, test_x, make_features=TextFeatures, make_model=partial(OneVsRestNB, c=4.0, seed=0),
+               weights=np.ones(len(train_y))),
+        Member(train_x, test_x, make_features=TextFeatures,
+               make_model=partial(LinearSVC, C=0.3, class_weight="balanced", random_state=0)),
+    )  # fmt: skip
+    result = ensemble_recipe(members, train_y, test_y, objective=macro_f1, seed=0, folds=3)
+    assert macro_f1(result.y_true, result.y_pred) > macro_f1(test_y, np.zeros_like(test_y)) + 0.3
+    assert result.offsets[0] == 0.0 and 0.0 < result.oof_objective <= 1.0
+
+
+def test_sample_weights_reach_the_model() -> None:
+    texts, y = synthetic(300, seed=8, classes=(0, 1, 2))
+    x = TextFeatures().fit_transform(texts)
+    plain = OneVsRestNB(c=1.0, seed=0, nb=False).fit(x, y).decision_function(x)
+    # Rows of class 1 weigh ~nothing: the class-1 model separates them less.
+    light = np.where(y == 1, 1e-3, 1.0)
+    weighted = OneVsRestNB(c=1.0, seed=0, nb=False).fit(x, y, light).decision_function(x)
+
+    def separation(m: np.ndarray) -> float:
+        return float(m[y == 1, 1].mean() - m[y != 1, 1].mean())
+
+    assert separation(weighted) < separation(plain) - 0.2  # ignored weights would leave it equal
+    again = OneVsRestNB(c=1.0, seed=0, nb=False).fit(x, y, np.ones(len(y))).decision_function(x)
+    np.testing.assert_allclose(again, plain, rtol=1e-6, atol=1e-6)
+
+
+def test_counted_features_append_the_counter_columns() -> None:
+    feats = CountedFeatures(slur_features)
+    x = feats.fit_transform(["those fags again", "nice hand", "white trash everywhere"])
+    plain = TextFeatures().fit_transform(["those fags again", "nice hand", "white trash everywhere"])
+    assert x.shape[1] == plain.shape[1] + 2
+    np.testing.assert_array_equal(x[:, -2].toarray().ravel(), [1.0, 0.0, 1.0])
+    held = feats.transform(["nothing here", "RETARDS"])
+    np.testing.assert_array_equal(held[:, -2].toarray().ravel(), [0.0, 1.0])
+
+
+def test_slur_features_count_words_plurals_and_phrases_not_substrings() -> None:
+    assert slur_features("you redneck") == (1.0, pytest.approx(np.log1p(1)))
+    assert slur_features("Rednecks and white trash")[0] == 1.0
+    assert slur_features("Rednecks and white trash")[1] == pytest.approx(np.log1p(2))
+    assert slur_features("crackerjack snacks, homogeneous mix") == (0.0, 0.0)
+
+
+def test_davidson_agreement_is_the_winning_share(tmp_path: Path) -> None:
+    folder = tmp_path / "davidson"
+    folder.mkdir()
+    (folder / "labeled_data.csv").write_text(
+        ",count,hate_speech,offensive_language,neither,class,tweet\n"
+        "0,3,0,0,3,2,hello there\n1,3,1,2,0,1,you idiot\n2,6,2,2,2,0,tie\n",
+        encoding="utf-8",
+    )
+    assert davidson_agreement(tmp_path) == pytest.approx([1.0, 2 / 3, 1 / 3])
