@@ -8,6 +8,7 @@ fused `TextVerdict` per message.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import math
 import re
@@ -181,7 +182,7 @@ class ChatClassifier:
                 out.append(self.classify([k])[0])
                 continue
             scores, spans, language, flagged = parts
-            out.append(TextVerdict(scores.copy(), spans, language, flagged))
+            out.append(_new_verdict(scores.copy(), spans, language, flagged))
         return out
 
     def clear_cache(self) -> None:
@@ -280,6 +281,39 @@ _MAX_SPANS = 50_000
 _CACHED_CHARS = 200
 """Only chat-length texts are cached: long ones rarely repeat and would crowd the cache."""
 _SEXUAL = re.compile("|".join(re.escape(stem) for stem in SEXUAL_STEMS))
+
+
+def _verdict_builder() -> Callable[[dict[str, float], tuple[Span, ...], str, tuple[str, ...]], TextVerdict]:
+    """`TextVerdict(...)`, or the same object built by setting its four slots directly: the
+    frozen dataclass's generated `__init__` goes through `object.__setattr__` per field (~1 us a
+    verdict, measured). Only while the class is exactly that (slots, these fields in this order,
+    no `__post_init__`); otherwise the constructor itself (a test checks both give equal verdicts)."""
+    names = ("scores", "spans", "language", "flagged")
+    plain = (
+        tuple(f.name for f in dataclasses.fields(TextVerdict)) == names
+        and getattr(TextVerdict, "__slots__", None) == names
+        and not hasattr(TextVerdict, "__post_init__")
+    )
+    if not plain:
+        return TextVerdict
+    setters = [getattr(TextVerdict, name).__set__ for name in names]
+    set_scores, set_spans, set_language, set_flagged = setters
+    new = object.__new__
+
+    def build(
+        scores: dict[str, float], spans: tuple[Span, ...], language: str, flagged: tuple[str, ...]
+    ) -> TextVerdict:
+        verdict: TextVerdict = new(TextVerdict)
+        set_scores(verdict, scores)
+        set_spans(verdict, spans)
+        set_language(verdict, language)
+        set_flagged(verdict, flagged)
+        return verdict
+
+    return build
+
+
+_new_verdict = _verdict_builder()
 
 
 @contextmanager

@@ -246,3 +246,18 @@ def test_batch_views_equal_one_at_a_time_on_the_corpus(clf: ChatClassifier, corp
     normalizer = clf.analyzer.normalizer
     batch = normalizer.views_many(corpus)
     assert [t for t, v in zip(corpus, batch, strict=True) if v != normalizer.views(t)] == []
+
+
+def test_verdicts_built_slot_by_slot_equal_constructed_ones() -> None:
+    import dataclasses
+
+    from models.chat.classifier import _new_verdict
+    from pipeline.findings import Span
+    from pipeline.text_model import TextVerdict
+
+    parts = ({"insult": 0.9, "hate": 0.1}, (Span(start=0, end=3, label="insult"),), "en", ("insult",))
+    fast, slow = _new_verdict(*parts), TextVerdict(*parts)
+    assert type(fast) is TextVerdict and fast == slow and repr(fast) == repr(slow)
+    assert fast.top == ("insult", 0.9) and dataclasses.replace(fast) == slow
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.language = "id"  # type: ignore[misc]
