@@ -190,6 +190,14 @@ class ChatClassifier:
         with self._lock:
             self._cache.clear()
 
+    def clear_memos(self) -> None:
+        """Forget what the analysis memoises below whole verdicts (accent-free and squeezed
+        words, lingua's answers): benchmarks measure a cold start with it. Outputs never depend
+        on these memos, only the work does."""
+        self.analyzer.normalizer.clear_memo()
+        self.analyzer.lexicon.clear_memo()
+        self.analyzer.languages.clear_memo()
+
     def _remember(self, verdicts: dict[str, _Parts]) -> None:
         """Keep short texts' verdicts; the cache is emptied when full (cheap, and chat's common
         lines come straight back)."""

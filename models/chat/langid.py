@@ -249,6 +249,11 @@ class LanguageGuesser:
         self._detector: Any = None
         self._lock = threading.Lock()
 
+    def clear_memo(self) -> None:
+        """Forget lingua's memoised answers."""
+        with self._lock:
+            self._cache.clear()
+
     def guess(self, text: str) -> str:
         """ISO 639-1 code among `LANGUAGES`, or 'und' when the text carries no language."""
         return self.guess_lowered(text[:400].lower())

@@ -287,6 +287,10 @@ class Lexicon:
         self._starts = frozenset(self.words.keys() | self.first.keys())
         """Words a match can start at: listed words and first words of listed phrases."""
 
+    def clear_memo(self) -> None:
+        """Forget the squeezed forms of words seen so far (`_squeezed`)."""
+        self._squeeze_memo.clear()
+
     def find(self, view: View) -> list[LexiconHit]:
         """Longest-first matches of terms on whole words of the view."""
         text = view.text

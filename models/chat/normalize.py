@@ -179,6 +179,10 @@ class Normalizer:
             plain, bare = self._fold_unicode(text)
         return plain, bare
 
+    def clear_memo(self) -> None:
+        """Forget the accent-free forms of words seen so far (`_strip_accents`)."""
+        self._bare_words.clear()
+
     def _strip_accents(self, text: str) -> str:
         """`text.translate(self._bare_table)` word by word from a memo: the table maps one
         character to one character and leaves ' ' alone, so words translate independently, and

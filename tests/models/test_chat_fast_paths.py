@@ -261,3 +261,15 @@ def test_verdicts_built_slot_by_slot_equal_constructed_ones() -> None:
     assert fast.top == ("insult", 0.9) and dataclasses.replace(fast) == slow
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.language = "id"  # type: ignore[misc]
+
+
+def test_memos_change_nothing_but_the_work(corpus: list[str]) -> None:
+    """Word and lingua memos warm up over a stream; verdicts are the same cold or warm."""
+    fresh = ChatClassifier(load_classifier(None).model, cache_size=0)
+    sample = corpus[::7]
+    warm_up = fresh.classify(sample)
+    assert fresh.analyzer.lexicon._squeeze_memo and fresh.analyzer.normalizer._bare_words
+    warm = fresh.classify(sample)
+    fresh.clear_memos()
+    assert not fresh.analyzer.lexicon._squeeze_memo and not fresh.analyzer.normalizer._bare_words
+    assert warm_up == warm == fresh.classify(sample)
