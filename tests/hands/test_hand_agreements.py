@@ -51,8 +51,12 @@ def test_private_agreement_naming_no_tournament_is_reported_once_and_fused_later
     first = run(detectors, [(CHAT, _private("m1", "we don't bet into each other, ok?"))])
     assert [(f.category, f.players, f.tournament_id) for f in first] == [("bounty_agreement", ("alice", "bob"), None)]
     assert first[0].score < 0.5 and first[0].evidence["messages"][0]["event_id"] == "m1"
-    again = run(detectors, [(CHAT, _private("m2", "remember: never bet into each other", minutes=1))])
-    assert again == [], "one chat-level finding per pair"
+    again = run(detectors, [(CHAT, _private("m2", "We don't bet into each other,  ok?", minutes=1))])
+    assert again == [], "one chat-level finding per pair and agreement"
+    other = run(detectors, [(CHAT, _private("m3", "let's both target @carol for her bounty", minutes=2))])
+    assert [f.evidence["messages"][0]["event_id"] for f in other] == ["m3"], "a new target is a new agreement"
+    assert other[0].finding_id != first[0].finding_id
+    assert run(detectors, [(CHAT, _private("m4", "so we both target @Carol, right", minutes=3))]) == []
     soft = _by_category(run(detectors, [(HAND, _tournament_hand("h1"))]), "soft_play")
     assert len(soft) == 1 and set(soft[0].players) == {"alice", "bob"} and soft[0].tournament_id == "T1"
     assert soft[0].evidence["hand_ids"] == ["h1"] and "m1" in soft[0].source_event_ids

@@ -90,3 +90,16 @@ def test_pair_tournament_log_is_capped() -> None:
     assert len(detector.logs[("alice", "carol")]) == MAX_PAIR_TOURNAMENTS
     assert max(len(f.evidence["tournaments"]) for f in findings) == MAX_PAIR_TOURNAMENTS
     assert len(detector.tournaments) <= 3  # the tournaments' own state still expires with the TTL
+
+
+def test_logged_pairs_are_capped_least_recently_active_first() -> None:
+    detector = BountyAgreementDetector(stream=HandStream(pairs=PairBook()), max_tournaments=1)
+    assert detector.max_logged_pairs == 4
+    names = [("alice", "bob", "carol"), ("dan", "eve", "fay"), ("gus", "hal", "ivy"), ("jo", "kim", "lea"),
+             ("max", "ned", "ola")]
+    for k, trio in enumerate(names):
+        value = _hand(event_id=f"ev{k}", hand_id=f"h{k}", game="tournament", tournament_id=f"T{k}",
+                      table_id=f"T{k}-t1", ts=(T0 + timedelta(minutes=k)).isoformat(), players=list(trio),
+                      bounties=dict.fromkeys(trio, 1000), **BLIND_ALL_IN)
+        detector.process(_decode(value))
+    assert list(detector.logs) == [("dan", "fay"), ("gus", "ivy"), ("jo", "lea"), ("max", "ola")]

@@ -145,8 +145,10 @@ class BountyAgreementDetector:
         self.population = [0, 0, 0, 0]
         self.max_pairs = max_tournaments * 20
         self.logs: OrderedDict[tuple[str, str], OrderedDict[str, TournamentLog]] = OrderedDict()
-        """Pair -> its bounty tournaments with at least one cooperative spot (at most
-        `MAX_PAIR_TOURNAMENTS` per pair, `max_pairs` pairs, least recently active dropped first)."""
+        """Pair -> its bounty tournaments from its first cooperative spot on (at most
+        `MAX_PAIR_TOURNAMENTS` per pair, `max_logged_pairs` pairs, least recently active dropped
+        first: ~1 kB per pair, so 20,000 pairs by default)."""
+        self.max_logged_pairs = max_tournaments * 4
         self._last_clue: tuple[str, Clue | None] | None = None
         self.private_emitted: set[tuple[str, ...]] = set()
         """Pairs already reported for private agreement talk that named no tournament."""
@@ -240,7 +242,7 @@ class BountyAgreementDetector:
             strength = self.classifier.classify([msg.text])[0].scores.get("collusion_talk", 0.0)
         if strength < self.t.classifier_min:
             return None
-        target = next((w.lstrip("@") for w in msg.text.split() if w.startswith("@")), None)
+        target = next((w.lstrip("@").rstrip(",.!?;:") for w in msg.text.split() if w.startswith("@")), None)
         return Clue(msg, strength, (hit[1], hit[2]) if hit else None, target)
 
     def _hand(self, verdict: Admitted) -> Sequence[Finding]:
@@ -290,7 +292,7 @@ class BountyAgreementDetector:
             if not cooperative:
                 return
             logs = self.logs[pair] = OrderedDict()
-            while len(self.logs) > self.max_pairs:
+            while len(self.logs) > self.max_logged_pairs:
                 self.logs.popitem(last=False)
         else:
             self.logs.move_to_end(pair)
@@ -377,16 +379,21 @@ class BountyAgreementDetector:
     def _chat_only(self, tournament: str | None, emitted: set[tuple[str, ...]], clue: Clue) -> Sequence[Finding]:
         m = clue.message
         players = tuple(dict.fromkeys(p for p in (m.player_id, m.recipient_id) if p))
-        if ("chat", *players) in emitted:
+        # Once per pair and agreement: the same line repeated (or the same @target named again) is
+        # one agreement; a new target (the next tournament's, often named without an @) is a new one.
+        target = clue.target_nick.casefold() if clue.target_nick else " ".join(m.text.casefold().split())
+        if ("chat", *players, target) in emitted:
             return ()
-        emitted.add(("chat", *players))
+        emitted.add(("chat", *players, target))
         if tournament is None and len(emitted) > self.max_pairs:
             emitted.clear()  # bounded; at worst a pair's private talk is reported once more
-        return (self._build(tournament, players, "chat", round(0.35 + 0.1 * clue.strength, 4), None, [clue], None, m.ts),)
+        return (self._build(tournament, players, "chat", round(0.35 + 0.1 * clue.strength, 4), None, [clue], None, m.ts,
+                            id_extra=(target,)),)
 
     def _build(
         self, tournament: str | None, players: tuple[str, ...], level: str, score: float, spots: PairSpots | None,
         clues: list[Clue], play: tuple[int, int, float] | None, ts: datetime, logs: Sequence[TournamentLog] = (),
+        id_extra: tuple[str, ...] = (),
     ) -> Finding:
         hands = spots.hands if spots else []
         times = [*(c.message.ts for c in clues), *(h.ts for h in hands), ts]
@@ -402,7 +409,7 @@ class BountyAgreementDetector:
         what = {"fused": "agreement talk and cooperative bounty play", "play": "cooperative play around all-in bounty targets",
                 "chat": "agreement talk"}[level]
         return Finding(
-            finding_id=stable_id("fnd", self.name, tournament or "-", level, *players),
+            finding_id=stable_id("fnd", self.name, tournament or "-", level, *players, *id_extra),
             detector=self.name,
             rule=rule_of("bounty_agreement"),
             family="hand",
