@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.faults, pytest.mark.kafka, pytest.mark.slow]
 
 EVENTS = 3_000
 API_DOWN_S = 15
-DB_LOCKED_S = 10
+DB_LOCKED_S = 30  # issue 7: "make the API return 503 for 30 s"
 RATE = 200
 
 
