@@ -141,6 +141,8 @@ class RuleSet:
     def find(self, text: str, *, prefilter: bool = True) -> list[RuleHit]:
         """Every rule hit in a bare-view text, also where leetspeak or spaced-out letters hid it."""
         matched = self._set.Match(text) or [] if prefilter and self._set is not None else None
+        if matched == []:  # ~90 % of lines: no pattern, link, handle or disguise is possible
+            return find_contacts(text, handles_possible=False)  # e-mails and phones have no gate
         hits = self._patterns_in(text, prefilter, matched)
         n = len(self._patterns)
         hits.extend(find_links(text, possible=matched is None or n + 3 in matched))
