@@ -37,7 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 BENIGN = ["nice hand", "gl all", "ty", "wow what a river", "who deals this", "gg wp", "lol", "brb coffee"]
 ABUSIVE = ["kys", "fuck you donkey", "you are a retard"]
-SAMPLE = re.compile(r'^railbird_events_(in|out)_total\{(?:kind="(\w+)",)?topic="([^"]+)"(?:,kind="(\w+)")?\} (\S+)$')
+SAMPLE = re.compile(
+    r'^railbird_events_(in|out)_total\{(?:kind="(\w+)",)?topic="([^"]+)"(?:,kind="(\w+)")?\} (\S+)$'
+)
 SETTLE_S = 8.0
 """After the last process is ready: tansu completes a join in about half the 6 s session timeout."""
 
@@ -46,8 +48,14 @@ Ends = dict[int, int]
 ListOffsets answers are wrong after multi-record batches, so they are not asked)."""
 
 
-def chat_value(i: int, *, player: str | None = None, abusive: bool = False, ts: datetime | None = None,
-               text: str | None = None) -> bytes:
+def chat_value(
+    i: int,
+    *,
+    player: str | None = None,
+    abusive: bool = False,
+    ts: datetime | None = None,
+    text: str | None = None,
+) -> bytes:
     """One chat message as JSON bytes; 3,000 players at 300 tables."""
     text = text or (ABUSIVE[i % len(ABUSIVE)] if abusive else BENIGN[i % len(BENIGN)])
     value = {
@@ -86,7 +94,9 @@ def track(ends: Ends, futures: list[Any]) -> None:
 
 def skip_to_end(bootstrap: str, prefix: str, ends: Ends) -> None:
     """Commit the input group's offsets at `ends` without joining it: its members start there."""
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group_of(prefix, CHAT), enable_auto_commit=False)
+    consumer = KafkaConsumer(
+        bootstrap_servers=bootstrap, group_id=group_of(prefix, CHAT), enable_auto_commit=False
+    )
     try:
         consumer.commit({TopicPartition(CHAT, p): OffsetAndMetadata(o, "", -1) for p, o in ends.items()})
     finally:
@@ -124,8 +134,18 @@ MODES = {
 with three cheap test detectors (one stateless, two keyed), i.e. the runtime's own overhead."""
 
 
-def start_runtime(bootstrap: str, api_url: str, prefix: str, port: int, log: Path, *, mode: str,
-                  detectors: str = "", max_poll: int = 1000, lookback_s: int = 13 * 3600) -> subprocess.Popen[bytes]:
+def start_runtime(
+    bootstrap: str,
+    api_url: str,
+    prefix: str,
+    port: int,
+    log: Path,
+    *,
+    mode: str,
+    detectors: str = "",
+    max_poll: int = 1000,
+    lookback_s: int = 13 * 3600,
+) -> subprocess.Popen[bytes]:
     """A consumer process for chat.messages in the given mode."""
     env = {
         **os.environ,
@@ -147,19 +167,41 @@ def start_runtime(bootstrap: str, api_url: str, prefix: str, port: int, log: Pat
     with open(log, "ab") as out:
         return subprocess.Popen(
             [sys.executable, "-m", *MODES[mode]],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
 
 
-def start_group(n: int, bootstrap: str, api_url: str, prefix: str, logdir: Path, ends: Ends, *, mode: str,
-                detectors: str, max_poll: int = 1000) -> tuple[list[int], list[subprocess.Popen[bytes]]]:
+def start_group(
+    n: int,
+    bootstrap: str,
+    api_url: str,
+    prefix: str,
+    logdir: Path,
+    ends: Ends,
+    *,
+    mode: str,
+    detectors: str,
+    max_poll: int = 1000,
+) -> tuple[list[int], list[subprocess.Popen[bytes]]]:
     """n consumer processes in one new group that starts at `ends`, ready and settled."""
     skip_to_end(bootstrap, prefix, ends)
     ports = [free_port() for _ in range(n)]
     procs = [
         # Short lookback: the group starts at the end, there is nothing of its own to replay.
-        start_runtime(bootstrap, api_url, prefix, port, logdir / f"{prefix}-{time.time_ns()}-{i}.log", mode=mode,
-                      detectors=detectors, max_poll=max_poll, lookback_s=30)
+        start_runtime(
+            bootstrap,
+            api_url,
+            prefix,
+            port,
+            logdir / f"{prefix}-{time.time_ns()}-{i}.log",
+            mode=mode,
+            detectors=detectors,
+            max_poll=max_poll,
+            lookback_s=30,
+        )
         for i, port in enumerate(ports)
     ]
     try:
@@ -197,7 +239,12 @@ def scrape(ports: list[int]) -> tuple[float, dict[str, float]]:
             m = SAMPLE.match(line)
             if not m:
                 continue
-            direction, kind, topic, value = m.group(1), m.group(2) or m.group(4), m.group(3), float(m.group(5))
+            direction, kind, topic, value = (
+                m.group(1),
+                m.group(2) or m.group(4),
+                m.group(3),
+                float(m.group(5)),
+            )
             if direction == "in" and topic == CHAT:
                 chat_in += value
             elif direction == "in":
@@ -242,5 +289,3 @@ def pace(rate: int, seconds: float, send: Callable[[int], object]) -> float:
             time.sleep(delay)
         send(k)
     return total / (time.perf_counter() - start)
-
-

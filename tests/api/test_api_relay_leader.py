@@ -37,12 +37,18 @@ def pg(pg_engine: Engine) -> Engine:
 def _relay(engine: Engine, producer: FlakyProducer) -> Relay:
     # A 60 s fallback poll: within the test only NOTIFY (or taking over) can make a relay publish.
     url = engine.url.render_as_string(hide_password=False)
-    return Relay(sessions=make_sessions(engine), producer_factory=lambda: producer, topic="t", interval_s=60,
-                 leadership=lambda wake: PgLeadership(url, wake=wake, retry_s=0.1))
+    return Relay(
+        sessions=make_sessions(engine),
+        producer_factory=lambda: producer,
+        topic="t",
+        interval_s=60,
+        leadership=lambda wake: PgLeadership(url, wake=wake, retry_s=0.1),
+    )
 
 
-def test_one_of_two_relays_publishes_each_event_once_and_is_woken_by_another_workers_commit(pg, settings,
-                                                                                              app_config, clock):
+def test_one_of_two_relays_publishes_each_event_once_and_is_woken_by_another_workers_commit(
+    pg, settings, app_config, clock
+):
     from fastapi.testclient import TestClient
 
     from api.app import create_app
@@ -57,10 +63,16 @@ def test_one_of_two_relays_publishes_each_event_once_and_is_woken_by_another_wor
         # The API "worker" that ingests has no relay of its own: only NOTIFY reaches the leader.
         app = create_app(settings=settings, config=app_config, engine=pg, run_migrations=False)
         with TestClient(app) as client:
-            client.post("/v1/findings/batch", json=batch(chat_finding(1, automatic=True, kind="chat_mute")),
-                        headers=SVC)
-            client.post("/v1/findings/batch", json=batch(chat_finding(2, player="p-b", automatic=True,
-                                                                      kind="chat_mute")), headers=SVC)
+            client.post(
+                "/v1/findings/batch",
+                json=batch(chat_finding(1, automatic=True, kind="chat_mute")),
+                headers=SVC,
+            )
+            client.post(
+                "/v1/findings/batch",
+                json=batch(chat_finding(2, player="p-b", automatic=True, kind="chat_mute")),
+                headers=SVC,
+            )
         assert _wait_for(lambda: len(first.acked) + len(second.acked) == 2, 10)
         time.sleep(0.3)
         acked = first.acked + second.acked
@@ -89,8 +101,11 @@ def test_the_other_relay_takes_over_when_the_leader_stops(pg, settings, app_conf
         assert _wait_for(lambda: follower._leadership.leading(), 10)  # type: ignore[union-attr]
         app = create_app(settings=settings, config=app_config, engine=pg, run_migrations=False)
         with TestClient(app) as client:
-            client.post("/v1/findings/batch", json=batch(chat_finding(1, automatic=True, kind="chat_mute")),
-                        headers=SVC)
+            client.post(
+                "/v1/findings/batch",
+                json=batch(chat_finding(1, automatic=True, kind="chat_mute")),
+                headers=SVC,
+            )
         assert _wait_for(lambda: len(second.acked) == 1, 10) and first.acked == []
     finally:
         follower.stop()
