@@ -238,6 +238,7 @@ def parse_args() -> argparse.Namespace:
                         help="enforcement phase on PostgreSQL: API worker counts to run (comma-separated)")
     parser.add_argument("--no-single", action="store_true", help="skip the 1-process throughput runs")
     parser.add_argument("--no-real-api", action="store_true", help="skip produce -> enforcement event via `railbird api`")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results file (default bench/results/e2e.json)")
     return parser.parse_args()
 
 
@@ -292,8 +293,8 @@ def main() -> None:
         "modes": modes,
         "enforcement_latency": enforcement,
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
     brief = {m: {k: v for k, v in r.items() if k != "runs"} for m, r in modes.items()}
     enf = {k: v for k, v in enforcement.items() if k != "runs"}
     skip = ("modes", "registry_detectors", "bare_runs", "enforcement_latency")
