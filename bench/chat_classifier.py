@@ -6,6 +6,12 @@ the verdict cache OFF, so every message is analysed — and `table_talk_repeated
 in batch order, cache ON and emptied before every run: chat repeats "gg", "nh", "ty").
 Batch throughput (messages/s, median of 5 runs over all messages) and single-message latency
 (p50/p99 over 2,000 one-message calls after warm-up, cache OFF).
+`cold_pass_msgs_per_cpu_s`: one pass with the word and lingua memos emptied first
+(`clear_memos`); the 5 runs after it reuse them, as a running classifier does.
+Both clocks are reported. The targets are judged on CPU time (house rules: this 2-core machine
+is shared and noisy): wall time adds the time the process waits for a core while other work
+runs, which is the scheduler's, not the classifier's; the wall figures and the load average
+are written beside them so the difference stays visible.
 Writes bench/results/chat_classifier.json.
 Run: OMP_NUM_THREADS=1 taskset -c 0 .venv/bin/python bench/chat_classifier.py
 """
@@ -73,6 +79,15 @@ def latency(fn: object, texts: list[str], n: int = 2000, clock: str = "wall") ->
     return {"p50_ms": round(times[len(times) // 2], 4), "p99_ms": round(times[int(len(times) * 0.99)], 4)}
 
 
+def cold_pass(classifier: ChatClassifier, texts: list[str]) -> float:
+    """Messages per CPU-second of one pass with every memo empty (the verdict cache is off)."""
+    classifier.clear_memos()
+    start = time.process_time()
+    for i in range(0, len(texts), BATCH):
+        classifier.classify(texts[i : i + BATCH])
+    return len(texts) / (time.process_time() - start)
+
+
 def main() -> None:
     """Run both, print the medians and the ratio, write the JSON."""
     from profanity_check import predict_prob
@@ -98,12 +113,15 @@ def main() -> None:
         "load_avg_1min": round(os.getloadavg()[0], 2),
         "load_seconds": round(load_s, 3),
         "batch": BATCH,
+        "p99_judged_on": "cpu",
     }
     for name, (msgs, ours_fn) in sets.items():
         row: dict[str, object] = {
             "messages": len(msgs),
             "mean_chars": round(statistics.mean(len(m) for m in msgs), 1),
         }
+        if ours_fn == uncached.classify:
+            row["cold_pass_msgs_per_cpu_s"] = round(cold_pass(uncached, msgs))
         for clock in ("wall", "cpu"):
             ours = throughput(ours_fn, msgs, clock=clock, before=classifier.clear_cache)
             peer = throughput(predict_prob, msgs, clock=clock)
@@ -121,6 +139,7 @@ def main() -> None:
             met = row[clock]["targets_met"]  # type: ignore[index]
             met["single_p99_2ms"] = row[clock]["railbird_single"]["p99_ms"] <= 2.0  # type: ignore[index]
         result[name] = row
+    result["load_avg_1min_after"] = round(os.getloadavg()[0], 2)
     print(json.dumps(result, indent=2))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
