@@ -29,7 +29,7 @@ from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from sqlalchemy import text
 
 from api.db import make_engine
-from bench._e2e_rig import ROOT, chat_value, pace, start_group, stop_group, track
+from bench._e2e_rig import ROOT, chat_value, pace, start_group, stop_group, track, warm_up
 from pipeline.contracts import CHAT, ENFORCEMENT
 from tests.consumers.review_api_double import TOKEN
 
@@ -37,6 +37,8 @@ if TYPE_CHECKING:  # the throughput bench imports this module lazily
     from bench.e2e_throughput import Traffic
 
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
+WARMUP_S = 4.0
+"""Benign traffic at the measured rate first (see `bench._e2e_rig.warm_up`)."""
 
 
 def start_real_api(bootstrap: str, port: int, url: str, log: Path, workers: int = 1) -> subprocess.Popen[bytes]:
@@ -123,6 +125,7 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
                         subject = json.loads(record.value).get("subject", "")
                         arrived.setdefault(subject, now)
 
+        warm_up(producer, traffic.take, rate, WARMUP_S, traffic.ends)
         thread = threading.Thread(target=watch, daemon=True)
         thread.start()
         base = traffic.take(int(rate * seconds))

@@ -47,6 +47,7 @@ from bench._e2e_rig import (
     start_group,
     stop_group,
     track,
+    warm_up,
 )
 from consumers.broker import EmbeddedBroker, free_port
 from consumers.runtime import internal_topics, lane_topics
@@ -57,6 +58,8 @@ from railbird.wiring import make_detector_factory
 from tests.consumers.review_api_double import IngestStore, serve_review_api
 
 RESULTS = Path(__file__).resolve().parent / "results" / "e2e.json"
+WARMUP_S = 4.0
+"""Latency phases: benign traffic at the same rate before measuring (see `bench._e2e_rig.warm_up`)."""
 
 
 class Traffic:
@@ -123,6 +126,7 @@ def latency_run(bootstrap: str, store: IngestStore, api_url: str, traffic: Traff
                            detectors=detectors, max_poll=200)
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
     try:
+        warm_up(producer, traffic.take, rate, WARMUP_S, traffic.ends)
         sent: dict[str, float] = {}
         futures: list[Any] = []
         base = traffic.take(int(rate * seconds))
