@@ -38,11 +38,15 @@ ROWS: list[tuple[str, str, str, float, str, str | None]] = [
     # (what, results file, json path, target, direction, peer path)
     ("chat classifier, msgs per CPU-second (batch)", "chat_classifier", "dataset_texts.cpu.railbird_msgs_per_s_median",
      20_000, ">=", "dataset_texts.cpu.profanity_check_msgs_per_s_median"),
+    # The timed runs reuse the memos the first pass filled (language votes lingua had to decide);
+    # the cold pass, every memo emptied, is what lines never seen before cost: shown, not hidden.
+    ("chat classifier, msgs per CPU-second, cold pass (memos emptied)", "chat_classifier",
+     "dataset_texts.cold_pass_msgs_per_cpu_s", 20_000, ">=", None),
     # Judged on CPU time (bench/chat_classifier.py says why); the wall-clock p99 on the shared,
     # loaded machine is shown beside it, not hidden.
     ("chat classifier, single message p99 ms (CPU time, judged)", "chat_classifier",
      "dataset_texts.cpu.railbird_single.p99_ms", 2, "<=", "dataset_texts.cpu.profanity_check_single.p99_ms"),
-    ("chat classifier, single message p99 ms (wall clock, loaded machine)", "chat_classifier",
+    ("chat classifier, single message p99 ms (wall clock)", "chat_classifier",
      "dataset_texts.wall.railbird_single.p99_ms", 2, "<=", "dataset_texts.wall.profanity_check_single.p99_ms"),
     ("chat rule detectors, msgs per CPU-second", "chat_detectors", "all_chat_rules_msgs_per_cpu_s", 20_000, ">=",
      "peer.msgs_per_s"),
