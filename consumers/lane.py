@@ -304,6 +304,10 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 self.metrics.skipped.labels(name).inc()
             if h.findings:
                 self.metrics.events_out.labels(h.record.topic, "finding").inc(len(h.findings))
+        anomalies = getattr(self.processor, "anomalies", None)
+        if callable(anomalies):
+            for (detector, kind), n in anomalies().items():
+                self.metrics.anomalies.labels(detector, kind).set(n)
 
     def _commit(self, records: Sequence[RecordLike]) -> None:
         """Commit the batch's offsets: every effect of the batch is acknowledged by now. Without

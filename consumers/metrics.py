@@ -25,6 +25,7 @@ class ConsumerMetrics:
     api_errors: Counter
     api_requests: Counter
     skipped: Counter
+    anomalies: Gauge
 
     @classmethod
     def create(cls, registry: CollectorRegistry) -> ConsumerMetrics:
@@ -72,6 +73,13 @@ class ConsumerMetrics:
                 "railbird_api_write_errors", "Failed review API writes", ["kind"], registry=registry
             ),
             api_requests=Counter("railbird_api_requests", "Review API batch requests", registry=registry),
+            anomalies=Gauge(
+                "railbird_detector_anomalies",
+                "Inputs the keyed detectors this process holds counted as anomalous (e.g. late beyond"
+                " the reorder lateness), since their state was last built",
+                ["detector", "kind"],
+                registry=registry,
+            ),
             skipped=Counter(
                 "railbird_detector_skipped",
                 "Routed events for a detector this process does not run",

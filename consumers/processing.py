@@ -16,7 +16,7 @@ Two stages share one `Lane` loop:
 from __future__ import annotations
 
 import contextlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -346,6 +346,19 @@ class KeyedProcessor:
             skipped = tuple(n for n in names if n not in state.detectors)
             found = state.routes[key] = (Pipeline(known, rules=self._rules), len(known), skipped)
         return found
+
+    def anomalies(self) -> dict[tuple[str, str], int]:
+        """(detector, kind) -> count over every partition's instances that keep an `anomalies`
+        counter (late or duplicate inputs: what an operator must see when the reorder lateness is
+        exceeded, docs/operations.md)."""
+        out: dict[tuple[str, str], int] = {}
+        for state in self._parts.values():
+            for name, detector in state.detectors.items():
+                counts = getattr(detector, "anomalies", None)
+                if isinstance(counts, Counter):
+                    for kind, n in counts.items():
+                        out[(name, kind)] = out.get((name, kind), 0) + n
+        return out
 
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
         """Keep the states: if the same partitions come back untouched, no replay is needed."""

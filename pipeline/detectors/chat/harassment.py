@@ -8,6 +8,7 @@ to one target (private messages, or naming the target's nickname at a table) wit
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -63,6 +64,12 @@ class HarassmentDetector:
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
         self._order = EventTimeOrder(lateness=self.lateness)
+
+    @property
+    def anomalies(self) -> Counter[str]:
+        """Inputs the event-time order could not put in place: `late` (beyond `lateness`, judged at
+        once, so findings may differ from in-order delivery) and `duplicate` (dropped)."""
+        return self._order.anomalies
 
     def key(self, event: Event) -> str:
         """State is per place: nicknames seen there and hostile lines said there."""

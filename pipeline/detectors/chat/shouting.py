@@ -8,6 +8,7 @@ players trading shouted or insulting lines within a short window.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -152,6 +153,12 @@ class ShoutingMatchDetector(_Shouts):
     def __post_init__(self) -> None:
         _Shouts.__post_init__(self)
         self._order = EventTimeOrder(lateness=self.lateness)
+
+    @property
+    def anomalies(self) -> Counter[str]:
+        """Inputs the event-time order could not put in place: `late` (beyond `lateness`, judged at
+        once, so findings may differ from in-order delivery) and `duplicate` (dropped)."""
+        return self._order.anomalies
 
     def key(self, event: Event) -> str:
         """State is per table / tournament / private pair: a match involves two players there."""
