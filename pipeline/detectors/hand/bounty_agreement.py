@@ -21,6 +21,7 @@ from pipeline.detectors.hand.agreed_soft_play import agreed_soft_play_finding, s
 from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
 from pipeline.detectors.hand.stream import HANDS_KEY, Admitted, HandStream, state_key
 from pipeline.findings import Finding, Span, stable_id
+from pipeline.hands.features import BountySpot
 from pipeline.hands.stats import binom_lower, score_from_p, shrunk_rate
 from pipeline.text_model import TextClassifier
 
@@ -42,6 +43,8 @@ class BountyThresholds:
     fused_min_coop: int = 1
     prior_bet_rate: float = 0.3
     """Bet rate, after a third player's all-in, that the population's own rate is shrunk to."""
+    prior_coop_rate: float = 0.5
+    """Cooperation rate in bounty spots that the population's own rate is shrunk to."""
     prior_strength: float = 20.0
     """Pseudo-chances of each shrinkage (population to the prior, players to the population)."""
 
@@ -262,8 +265,10 @@ class BountyAgreementDetector:
             if len(hands) < MAX_EVIDENCE:
                 hands.append(record)
             out.extend(self._agreed_soft_play(record.tournament_id, state, (lo, hi), record.ts))
-        for spot in features.spots:
-            a, b = sorted((record.players[spot.pair[0]], record.players[spot.pair[1]]))
+        named = [
+            (tuple(sorted((record.players[s.pair[0]], record.players[s.pair[1]]))), s) for s in features.spots
+        ]
+        for (a, b), spot in named:
             pair = state.pairs.setdefault((a, b), PairSpots())
             pair.spots += 1
             pair.cooperative += spot.cooperative
@@ -276,7 +281,7 @@ class BountyAgreementDetector:
                 tally[0] += 1
                 tally[1] += spot.cooperative
                 _bump(self.player_history, p, counts, self.max_pairs)
-            _bump(self.history, (a, b), counts, self.max_pairs)
+            _bump(self.history, (a, b), (*counts, *_overlap((a, b), named)), self.max_pairs)
             self.population = [x + y for x, y in zip(self.population, counts, strict=True)]
             self._log((a, b), record, spot.cooperative, spot.bounty_to_pair)
             finding = self._finding_for(record.tournament_id, state, (a, b), record.ts)
@@ -339,21 +344,38 @@ class BountyAgreementDetector:
         """(spots, cooperative, p-value) of the pair across tournaments. The test counts chances to
         bet into the partner after a third player's all-in (each check, bet or raise while both were
         in): P(at most the pair's bets) at both players' own bet rate in the same spots with other
-        opponents, shrunk to the population's. A check-down over three streets says more than one
-        over the river alone; a spot with no chance to bet says nothing."""
-        n, k, chances, bets = self.history.get(pair, [0, 0, 0, 0])
-        base_chances = base_bets = 0
+        opponents (hands without the partner), shrunk to the population's. A check-down over three
+        streets says more than one over the river alone; a spot with no chance to bet says nothing.
+        A second test on the count of cooperative spots covers pairs with few chances per spot."""
+        n, k, chances, bets, o_spots, o_coop, o_chances, o_bets = self.history.get(pair, [0] * 8)
+        with_chances = with_bets = with_spots = with_coop = 0
         for p in pair:
-            _, _, pc, pb = self.player_history.get(p, [0, 0, 0, 0])
-            base_chances += pc - chances
-            base_bets += pb - bets
+            ps, pk, pc, pb = self.player_history.get(p, [0, 0, 0, 0])
+            with_spots += ps - n
+            with_coop += pk - k
+            with_chances += pc - chances
+            with_bets += pb - bets
         # The population without either player (their own checks must not lower the yardstick).
-        pop_chances = max(0, self.population[2] - base_chances - chances)
-        pop_bets = max(0, self.population[3] - base_bets - bets)
+        pop_chances = max(0, self.population[2] - with_chances - chances)
+        pop_bets = max(0, self.population[3] - with_bets - bets)
+        # Each player's own rate only from hands without the partner: a pair that checks down against
+        # everyone once both are in would otherwise lower its own yardstick.
+        base_chances = max(0, with_chances - o_chances)
+        base_bets = min(base_chances, max(0, with_bets - o_bets))
         t = self.t
         pop_rate = shrunk_rate(pop_bets, pop_chances, prior=t.prior_bet_rate, strength=t.prior_strength)
         r0 = shrunk_rate(base_bets, base_chances, prior=pop_rate, strength=t.prior_strength)
-        return n, k, binom_lower(bets, chances, r0)
+        p_bets = binom_lower(bets, chances, r0)
+        # Second test, on the count of cooperative spots (a pair with few chances per spot): P(at
+        # least k of n) at both players' cooperation rate without the partner, shrunk to everyone's.
+        pop_spots = max(0, self.population[0] - with_spots - n)
+        pop_coop = max(0, self.population[1] - with_coop - k)
+        pop_coop_rate = shrunk_rate(pop_coop, pop_spots, prior=t.prior_coop_rate, strength=t.prior_strength)
+        base_spots = max(0, with_spots - o_spots)
+        base_coop = min(base_spots, max(0, with_coop - o_coop))
+        c0 = shrunk_rate(base_coop, base_spots, prior=pop_coop_rate, strength=t.prior_strength)
+        p_spots = binom_lower(n - k, n, 1.0 - c0)
+        return n, k, min(1.0, 2 * min(p_bets, p_spots))  # two tests: Bonferroni
 
     def _finding_for(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> Finding | None:
         spots = state.pairs.get(pair)
@@ -402,10 +424,11 @@ class BountyAgreementDetector:
         if spots is not None and play is not None:
             stat.update(value=spots.cooperative, spots=spots.spots, bounty_to_pair=spots.bounty,
                         all_spots=play[0], all_cooperative=play[1], p_value=play[2],
-                        bet_chances_and_bets=self.history.get((players[0], players[-1]), [0, 0, 0, 0])[2:],
+                        bet_chances_and_bets=self.history.get((players[0], players[-1]), [0] * 8)[2:4],
                         null_model="binomial over chances to bet into the partner after a third player's "
                         "all-in (all tournaments seen), at both players' shrunk bet rate in those spots "
-                        "with other opponents")
+                        "with other opponents in hands without the partner; and over cooperative spots at "
+                        "their cooperation rate likewise; p = twice the smaller")
         what = {"fused": "agreement talk and cooperative bounty play", "play": "cooperative play around all-in bounty targets",
                 "chat": "agreement talk"}[level]
         return Finding(
@@ -440,6 +463,17 @@ def _message(c: Clue) -> dict[str, Any]:
         "channel": m.channel, "text": m.text,
         "spans": [{"start": c.span[0], "end": c.span[1], "label": "collusion_talk"}] if c.span else [],
     }
+
+
+def _overlap(pair: tuple[str, str], named: Sequence[tuple[tuple[str, ...], BountySpot]]) -> tuple[int, ...]:
+    """(spots, cooperative, chances, bets) of the hand's other spots that hold one of the pair: the
+    part of each player's tally "with others" played while the partner was in the pot too."""
+    out = [0, 0, 0, 0]
+    for other, s in named:
+        if other != pair and (pair[0] in other or pair[1] in other):
+            for i, c in enumerate((1, int(s.cooperative), s.chances, s.bets)):
+                out[i] += c
+    return tuple(out)
 
 
 def _bump(table: OrderedDict[Any, list[int]], key: Any, counts: tuple[int, ...], cap: int) -> None:
