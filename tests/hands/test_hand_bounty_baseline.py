@@ -3,7 +3,9 @@ his partner was in the pot too, and the count of cooperative spots is a second t
 
 from __future__ import annotations
 
-from pipeline.detectors.hand.bounty_agreement import BountyAgreementDetector, _bump, _overlap
+from pipeline.detectors.hand.bounty_agreement import BountyAgreementDetector
+from pipeline.detectors.hand.bounty_state import bump as _bump
+from pipeline.detectors.hand.bounty_state import overlap as _overlap
 from pipeline.detectors.hand.pairs import PairBook
 from pipeline.detectors.hand.stream import HandStream
 from pipeline.hands.features import BountySpot
