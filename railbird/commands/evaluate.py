@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from railbird.commands.bounty_options import add_bounty_arguments, bounty_config, bounty_error
 from railbird.settings import Settings
 
 CHAT_EVAL_MODULE = "models.chat.evaluate"
@@ -60,14 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     scenario.add_argument("--minutes", type=float, default=60.0, help="room time (default 60)")
     scenario.add_argument("--players", type=int, default=300)
     scenario.add_argument("--profile", choices=["normal", "demo"], default="normal")
-    scenario.add_argument("--bounty-every", type=float, default=None, metavar="MINUTES",
-                          help="a new bounty tournament every MINUTES of room time, the agreement pair in each")
-    scenario.add_argument("--bounty-check-down", action="store_true",
-                        help="the bounty pair calls the target's all-in and checks it down (default: raise to isolate)")
-    scenario.add_argument("--bounty-sng", action="store_true",
-                          help="the recurring bounty tournaments are 9-seat single-table knockout sit & gos")
-    scenario.add_argument("--no-agreement-chat", action="store_true",
-                          help="plant bounty agreements without any agreement talk")
+    add_bounty_arguments(scenario)
     scenario.add_argument("--out", default=None, help="also write the JSON result to this file")
     scenario.add_argument("--markdown", action="store_true", help="print a Markdown table instead of JSON")
 
@@ -91,8 +85,8 @@ def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
     if args.minutes <= 0 or args.players < 1:
         print("railbird eval scenario: --minutes and --players must be positive", file=sys.stderr)
         return 2
-    if args.bounty_every is not None and args.bounty_every <= 0:
-        print("railbird eval scenario: --bounty-every must be positive", file=sys.stderr)
+    if (error := bounty_error(args)) is not None:
+        print(f"railbird eval scenario: {error}", file=sys.stderr)
         return 2
     pipeline = make_pipeline(settings)
     registered = sorted({d.name for topic in ("chat.messages", "snapcam.reports", "seat.activity", "hand.records")
@@ -100,10 +94,7 @@ def _run_scenario(args: argparse.Namespace, settings: Settings) -> int:
     results: list[dict[str, Any]] = []
     for seed in args.seed:
         config = RoomConfig.for_profile(args.profile, seed=seed, minutes=args.minutes, players=args.players,
-                                        bounty_every_minutes=args.bounty_every,
-                                        agreement_chat=not args.no_agreement_chat,
-                                        bounty_check_down=args.bounty_check_down,
-                                        bounty_sit_and_go=args.bounty_sng)
+                                        **bounty_config(args))
         one = run_scenario(pipeline=make_pipeline(settings) if results else pipeline, config=config,
                            registered=registered, exempt_formats=rules_from(settings).exempt_formats)
         one["rules_version"] = settings.rules_version

@@ -8,6 +8,7 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
+from railbird.commands.bounty_options import add_bounty_arguments, bounty_config, bounty_error
 from railbird.settings import Settings
 from simulator.config import RoomConfig
 from simulator.room import Room
@@ -27,14 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--truth", default=None, help="ground-truth JSONL (one line per planted offence)")
     parser.add_argument("--summary", default=None, help="write the summary JSON here (default: stderr)")
     parser.add_argument("--no-hands", action="store_true", help="quick chip-only hands, no hand.records")
-    parser.add_argument("--bounty-every", type=float, default=None, metavar="MINUTES",
-                        help="a new bounty tournament every MINUTES of room time, the agreement pair in each")
-    parser.add_argument("--bounty-check-down", action="store_true",
-                        help="the bounty pair calls the target's all-in and checks it down (default: raise to isolate)")
-    parser.add_argument("--bounty-sng", action="store_true",
-                        help="the recurring bounty tournaments are 9-seat single-table knockout sit & gos")
-    parser.add_argument("--no-agreement-chat", action="store_true",
-                        help="plant bounty agreements without any agreement talk (truth detail chat=false)")
+    add_bounty_arguments(parser)
     parser.add_argument("--bootstrap", default=None, help="Kafka bootstrap (default RAILBIRD_KAFKA_BOOTSTRAP)")
 
 
@@ -43,15 +37,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.players < 1 or args.minutes <= 0 or args.rate < 0:
         print("railbird simulate: --players and --minutes must be positive, --rate >= 0", file=sys.stderr)
         return 2
-    if args.bounty_every is not None and args.bounty_every <= 0:
-        print("railbird simulate: --bounty-every must be positive", file=sys.stderr)
+    if (error := bounty_error(args)) is not None:
+        print(f"railbird simulate: {error}", file=sys.stderr)
         return 2
     config = RoomConfig.for_profile(args.profile, seed=args.seed, players=args.players,
                                     minutes=args.minutes, hands=not args.no_hands,
-                                    bounty_every_minutes=args.bounty_every,
-                                    agreement_chat=not args.no_agreement_chat,
-                                        bounty_check_down=args.bounty_check_down,
-                                    bounty_sit_and_go=args.bounty_sng)
+                                    **bounty_config(args))
     room = Room(config)
     with ExitStack() as stack:
         sink: Sink

@@ -34,6 +34,18 @@ def pg(pg_engine: Engine) -> Engine:
     return pg_engine
 
 
+def _ingest(engine: Engine, settings, app_config, *findings) -> None:
+    """POST each finding as its own batch through an API "worker" that runs no relay of its own."""
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+
+    app = create_app(settings=settings, config=app_config, engine=engine, run_migrations=False)
+    with TestClient(app) as client:
+        for finding in findings:
+            client.post("/v1/findings/batch", json=batch(finding), headers=SVC)
+
+
 def _relay(engine: Engine, producer: FlakyProducer) -> Relay:
     # A 60 s fallback poll: within the test only NOTIFY (or taking over) can make a relay publish.
     url = engine.url.render_as_string(hide_password=False)
@@ -49,10 +61,6 @@ def _relay(engine: Engine, producer: FlakyProducer) -> Relay:
 def test_one_of_two_relays_publishes_each_event_once_and_is_woken_by_another_workers_commit(
     pg, settings, app_config, clock
 ):
-    from fastapi.testclient import TestClient
-
-    from api.app import create_app
-
     clock.now = T0
     first, second = FlakyProducer(failures=0), FlakyProducer(failures=0)
     relays = [_relay(pg, first), _relay(pg, second)]
@@ -61,18 +69,8 @@ def test_one_of_two_relays_publishes_each_event_once_and_is_woken_by_another_wor
     try:
         assert _wait_for(lambda: sum(r._leadership.leading() for r in relays) == 1, 10)  # type: ignore[union-attr]
         # The API "worker" that ingests has no relay of its own: only NOTIFY reaches the leader.
-        app = create_app(settings=settings, config=app_config, engine=pg, run_migrations=False)
-        with TestClient(app) as client:
-            client.post(
-                "/v1/findings/batch",
-                json=batch(chat_finding(1, automatic=True, kind="chat_mute")),
-                headers=SVC,
-            )
-            client.post(
-                "/v1/findings/batch",
-                json=batch(chat_finding(2, player="p-b", automatic=True, kind="chat_mute")),
-                headers=SVC,
-            )
+        _ingest(pg, settings, app_config, chat_finding(1, automatic=True, kind="chat_mute"),
+                chat_finding(2, player="p-b", automatic=True, kind="chat_mute"))
         assert _wait_for(lambda: len(first.acked) + len(second.acked) == 2, 10)
         time.sleep(0.3)
         acked = first.acked + second.acked
@@ -84,10 +82,6 @@ def test_one_of_two_relays_publishes_each_event_once_and_is_woken_by_another_wor
 
 
 def test_the_other_relay_takes_over_when_the_leader_stops(pg, settings, app_config, clock):
-    from fastapi.testclient import TestClient
-
-    from api.app import create_app
-
     clock.now = T0
     first, second = FlakyProducer(failures=0), FlakyProducer(failures=0)
     leader, follower = _relay(pg, first), _relay(pg, second)
@@ -99,13 +93,7 @@ def test_the_other_relay_takes_over_when_the_leader_stops(pg, settings, app_conf
         assert not follower._leadership.leading()  # type: ignore[union-attr]
         leader.stop()
         assert _wait_for(lambda: follower._leadership.leading(), 10)  # type: ignore[union-attr]
-        app = create_app(settings=settings, config=app_config, engine=pg, run_migrations=False)
-        with TestClient(app) as client:
-            client.post(
-                "/v1/findings/batch",
-                json=batch(chat_finding(1, automatic=True, kind="chat_mute")),
-                headers=SVC,
-            )
+        _ingest(pg, settings, app_config, chat_finding(1, automatic=True, kind="chat_mute"))
         assert _wait_for(lambda: len(second.acked) == 1, 10) and first.acked == []
     finally:
         follower.stop()

@@ -16,7 +16,7 @@ from models.chat.corpus.table_talk import BASE, table_talk
 from models.chat.data import LOADERS
 from models.chat.langid import LanguageGuesser
 from models.chat.lexicon import Lexicon, LexiconHit
-from models.chat.links import _HANDLE, _PHONE, RuleHit, find_contacts, find_links, scan_links
+from models.chat.links import _PHONE, RuleHit, _handles, find_contacts, find_links, scan_links
 from models.chat.normalize import View
 from models.chat.rules import undo_disguise
 from railbird.settings import load_settings
@@ -138,6 +138,8 @@ def reference_find(lex: Lexicon, view: View) -> list[LexiconHit]:
 
 
 def reference_contacts(text: str) -> list[RuleHit]:
+    """`find_contacts` without its shortcuts (the '@' check before the e-mail scan, digits counted
+    by `str.count`, the phone scan skipped under 9 digits); the handle scan is the module's own."""
     hits = [RuleHit("personal_info", 0.85, m.start(), m.end(), "e-mail") for m in _email(text)]
     digits = sum(c in "0123456789" for c in text)
     if digits >= 9:
@@ -146,15 +148,7 @@ def reference_contacts(text: str) -> list[RuleHit]:
             amount = re.fullmatch(r"\d{1,3}(?:[,.]\d{3})+", m.group(0).replace(" ", ""))
             if 9 <= n <= 15 and not amount:
                 hits.append(RuleHit("personal_info", 0.8, m.start(), m.end(), "phone number"))
-    if "@" in text or ":" in text or "=" in text or digits >= 3:
-        for m in _HANDLE.finditer(text):
-            if m.group(0).startswith("@") and "@" in text[max(0, m.start() - 1) : m.start()]:
-                continue
-            named = not m.group(0).startswith("@")
-            hits.append(
-                RuleHit("personal_info", 0.75 if named else 0.55, m.start(), m.end(), "messenger handle")
-            )
-    return hits
+    return hits + _handles(text, digits)
 
 
 def _email(text: str) -> list[re.Match[str]]:
