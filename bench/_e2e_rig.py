@@ -35,7 +35,10 @@ from tests.consumers.review_api_double import TOKEN
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-BENIGN = ["nice hand", "gl all", "ty", "wow what a river", "who deals this", "gg wp", "lol", "brb coffee"]
+BENIGN = ["nice hand", "gl all", "ty", "wow what a river", "who deals this", "gg wp", "lol", "brb coffee",
+          "nh", "ship it", "lag again?", "unlucky", "well played", "sick call", "back in 5", "what a cooler"]
+PLAYERS = 3000
+"""Bench chat: 3,000 players at 300 tables; player k writes message i when i % 3000 == k."""
 ABUSIVE = ["kys", "fuck you donkey", "you are a retard"]
 SAMPLE = re.compile(
     r'^railbird_events_(in|out)_total\{(?:kind="(\w+)",)?topic="([^"]+)"(?:,kind="(\w+)")?\} (\S+)$'
@@ -48,6 +51,15 @@ Ends = dict[int, int]
 ListOffsets answers are wrong after multi-record batches, so they are not asked)."""
 
 
+def benign_line(i: int) -> str:
+    """Message i's table talk. Each player's lines rotate through BENIGN (one step per round of all
+    3,000 players), so a line comes back every 16th message of a player: at 1,000 msg/s that is
+    every 48 s, twice a minute at most, below the flooding rule's 5 repeats in 60 s. (Until
+    2026-11-29, `BENIGN[i % 8]` gave every player one fixed line, every 3 s: the bench's benign
+    traffic was itself a flood, ~57 `chat.flooding` findings/s and a case per player at 1,000/s.)"""
+    return BENIGN[(i + i // PLAYERS) % len(BENIGN)]
+
+
 def chat_value(
     i: int,
     *,
@@ -57,13 +69,13 @@ def chat_value(
     text: str | None = None,
 ) -> bytes:
     """One chat message as JSON bytes; 3,000 players at 300 tables."""
-    text = text or (ABUSIVE[i % len(ABUSIVE)] if abusive else BENIGN[i % len(BENIGN)])
+    text = text or (ABUSIVE[i % len(ABUSIVE)] if abusive else benign_line(i))
     value = {
         "event_id": f"b{i}",
         "ts": (ts or T0 + timedelta(milliseconds=i)).isoformat(),
         "channel": "table",
-        "player_id": player or f"p{i % 3000}",
-        "nickname": f"nick{i % 3000}",
+        "player_id": player or f"p{i % PLAYERS}",
+        "nickname": f"nick{i % PLAYERS}",
         "text": text,
         "client": "desktop",
         "table_id": f"t{i % 300}",
@@ -74,7 +86,7 @@ def chat_value(
 def produce_chat(bootstrap: str, start: int, n: int, ends: Ends) -> float:
     """N chat messages (ids from `start`) keyed by player (the game servers' key), 5% abusive, as
     fast as one kafka-python producer goes; updates `ends`; returns the producer's msgs/s."""
-    values = [(f"p{i % 3000}".encode(), chat_value(i, abusive=i % 20 == 0)) for i in range(start, start + n)]
+    values = [(f"p{i % PLAYERS}".encode(), chat_value(i, abusive=i % 20 == 0)) for i in range(start, start + n)]
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=20, batch_size=256 * 1024)
     began = time.perf_counter()
     futures = [producer.send(CHAT, key=key, value=value) for key, value in values]
@@ -291,7 +303,7 @@ def warm_up(
     def send(k: int) -> None:
         i = base + k
         futures.append(
-            producer.send(CHAT, key=f"p{i % 3000}".encode(), value=chat_value(i, ts=datetime.now(UTC)))
+            producer.send(CHAT, key=f"p{i % PLAYERS}".encode(), value=chat_value(i, ts=datetime.now(UTC)))
         )
 
     pace(rate, seconds, send)

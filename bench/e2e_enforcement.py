@@ -29,7 +29,7 @@ from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from sqlalchemy import text
 
 from api.db import make_engine
-from bench._e2e_rig import ROOT, chat_value, pace, start_group, stop_group, track, warm_up
+from bench._e2e_rig import PLAYERS, ROOT, chat_value, pace, start_group, stop_group, track, warm_up
 from pipeline.contracts import CHAT, ENFORCEMENT
 from tests.consumers.review_api_double import TOKEN
 
@@ -138,7 +138,7 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
             if player:
                 sent[player] = time.time()
             value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
-            futures.append(producer.send(CHAT, key=(player or f"p{i % 3000}").encode(), value=value))
+            futures.append(producer.send(CHAT, key=(player or f"p{i % PLAYERS}").encode(), value=value))
 
         achieved = pace(rate, seconds, send)
         producer.flush(30)

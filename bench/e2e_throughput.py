@@ -37,6 +37,7 @@ from typing import Any
 from kafka import KafkaProducer
 
 from bench._e2e_rig import (
+    PLAYERS,
     Ends,
     bare_consume,
     chat_value,
@@ -138,7 +139,7 @@ def latency_run(bootstrap: str, store: IngestStore, api_url: str, traffic: Traff
             value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
             if abusive:
                 sent[f"b{i}"] = time.time()
-            futures.append(producer.send(CHAT, key=(player or f"p{i % 3000}").encode(), value=value))
+            futures.append(producer.send(CHAT, key=(player or f"p{i % PLAYERS}").encode(), value=value))
 
         achieved = pace(rate, seconds, send)
         producer.flush(30)
