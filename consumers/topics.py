@@ -10,6 +10,26 @@ from kafka.errors import KafkaError, TopicAlreadyExistsError
 
 from pipeline.contracts import ENFORCEMENT, INPUT_TOPICS, dlq_topic
 
+DAY_MS = 86_400_000
+DLQ_RETENTION_MS = 30 * DAY_MS
+"""Dead letters wait for a person to read, fix and re-drive them: a month."""
+REKEY_RETENTION_MS = 7 * DAY_MS
+"""Re-key topics are where a moved partition's state is rebuilt from (the lookback, 13 h by
+default): a week covers the lookback with room for a long outage of the consumers."""
+
+
+def topic_configs(topic: str, *, lookback_s: float = 0.0) -> dict[str, str]:
+    """Topic settings Railbird gives the topics it creates: retention, where a broker-wide default
+    could silently be too short. Dead-letter topics keep a month; re-key topics a week and never
+    less than twice the state lookback (a rebuild reads `now - lookback` to the committed offset).
+    Input topics belong to the game servers and enforcement.events to its consumers: the broker's
+    defaults (docs/operations.md, "Apache Kafka settings"). Only applied on creation."""
+    if topic.endswith(dlq_topic("")):
+        return {"retention.ms": str(DLQ_RETENTION_MS)}
+    if REKEY_MARK in topic:
+        return {"retention.ms": str(max(REKEY_RETENTION_MS, round(2 * lookback_s * 1000)))}
+    return {}
+
 
 def railbird_topics() -> list[str]:
     """Every topic Railbird reads or writes."""
@@ -24,8 +44,10 @@ def ensure_topics(
     replication: int = 1,
     topics: list[str] | None = None,
     timeout_s: float = 20.0,
+    lookback_s: float = 0.0,
 ) -> list[str]:
-    """Create the missing topics with `partitions` partitions; returns the ones created."""
+    """Create the missing topics with `partitions` partitions and `topic_configs`; returns the ones
+    created. An existing topic keeps its settings (change them with the broker's tools)."""
     wanted = topics if topics is not None else railbird_topics()
     admin = _admin(bootstrap, timeout_s)
     try:
@@ -35,7 +57,15 @@ def ensure_topics(
             # Another process may create them between our list and create: that is fine.
             with contextlib.suppress(TopicAlreadyExistsError):
                 admin.create_topics(
-                    [NewTopic(t, num_partitions=partitions, replication_factor=replication) for t in missing]
+                    [
+                        NewTopic(
+                            t,
+                            num_partitions=partitions,
+                            replication_factor=replication,
+                            topic_configs=topic_configs(t, lookback_s=lookback_s) or None,
+                        )
+                        for t in missing
+                    ]
                 )
         return missing
     finally:

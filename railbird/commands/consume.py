@@ -24,6 +24,7 @@ from consumers.runtime import (
     build_lanes,
     internal_topics,
     lane_topics,
+    lookback_for,
     run_lanes,
     tune_gc,
 )
@@ -135,6 +136,7 @@ def serve(
         partitions=settings.topic_partitions,
         replication=settings.topic_replication,
         topics=[*topics, *internal_topics(topics)],
+        lookback_s=lookback_for(factory().values(), config.state_lookback_s),
     )
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
