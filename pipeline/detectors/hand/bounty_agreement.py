@@ -1,6 +1,7 @@
 """hand.bounty_agreement: chat evidence of an agreement to hunt a player's bounty, fused with play
 evidence from bounty hands (the pair checks it down or folds to each other while a third player is
-all-in, against their own rate with other opponents) and the bounties the pair collects.
+all-in, against their own rate with other opponents; and each calls such all-ins more often while the
+other is in than without him) and the bounties the pair collects.
 
 Chat alone or play alone gives a lower-score finding; both give a high-score case. One state key
 for all of it (`HANDS_KEY`: private chat before a tournament and pairs across tournaments must meet
@@ -24,8 +25,10 @@ from pipeline.detectors.hand.bounty_state import (
     MAX_EVIDENCE,
     MAX_NICKS,
     MAX_PAIR_TOURNAMENTS,
+    NULL_MODEL,
     BountyThresholds,
     Clue,
+    EntryBook,
     PairSpots,
     TournamentLog,
     TournamentState,
@@ -35,7 +38,7 @@ from pipeline.detectors.hand.bounty_state import (
 )
 from pipeline.detectors.hand.stream import HANDS_KEY, Admitted, HandStream, state_key
 from pipeline.findings import Finding, Span, stable_id
-from pipeline.hands.stats import binom_lower, score_from_p, shrunk_rate
+from pipeline.hands.stats import binom_lower, fisher, score_from_p, shrunk_rate
 from pipeline.text_model import TextClassifier
 
 
@@ -68,6 +71,9 @@ class BountyAgreementDetector:
         self.player_history: OrderedDict[str, list[int]] = OrderedDict()
         self.population = [0, 0, 0, 0]
         self.max_pairs = max_tournaments * 20
+        self.entries = EntryBook(cap=self.max_pairs)
+        """Who calls a third player's all-in while a given other player is in (a second, independent
+        kind of play evidence, combined with the check-down tests in `_tested`)."""
         self.logs: OrderedDict[tuple[str, str], OrderedDict[str, TournamentLog]] = OrderedDict()
         """Pair -> its bounty tournaments from its first cooperative spot on (at most
         `MAX_PAIR_TOURNAMENTS` per pair, `max_logged_pairs` pairs, least recently active dropped
@@ -175,6 +181,8 @@ class BountyAgreementDetector:
         features = verdict.features
         if features is None:
             return ()
+        if record.replay is not None:
+            self.entries.add(record.players, record.replay)  # a shove folded to counts too
         soft = soft_pairs(features)
         if not features.spots and not soft:
             return ()
@@ -298,13 +306,24 @@ class BountyAgreementDetector:
         p_spots = binom_lower(n - k, n, 1.0 - c0)
         return n, k, min(1.0, 2 * min(p_bets, p_spots))  # two tests: Bonferroni
 
+    def _tested(self, pair: tuple[str, str], p_check: float) -> float:
+        """The play p-value of a pair with enough cooperative spots: the check-down tests alone, or
+        Fisher's combination of them with the entry test (`EntryBook`), whichever is smaller, times
+        two (Bonferroni). The two kinds are independent under honest play: whether a player joins
+        an all-in pot comes before, and is not counted in, what he does once both are in it."""
+        p_entry = self.entries.p_value(pair, self.t)[3]
+        return min(1.0, 2 * min(p_check, fisher([p_check, p_entry])))
+
     def _finding_for(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> Finding | None:
         spots = state.pairs.get(pair)
         if spots is None or spots.cooperative == 0:
             return None
         clues = self._linked_clues(state, pair)
         n, k, p = self._play(pair)
-        play = n >= self.t.play_min_spots and p <= self.t.play_p and k >= self.t.play_min_rate * n
+        sampled = n >= self.t.play_min_spots and k >= self.t.play_min_rate * n
+        if sampled:
+            p = self._tested(pair, p)
+        play = sampled and p <= self.t.play_p
         if clues and spots.cooperative >= self.t.fused_min_coop:
             level, score = "fused", min(0.99, 0.9 + 0.05 * min(1.0, spots.cooperative / 4) + 0.04 * (spots.bounty > 0))
         elif play:
@@ -343,13 +362,15 @@ class BountyAgreementDetector:
         times += [t for e in logs for t in (e.first_ts, e.last_ts) if t is not None]
         stat: dict[str, Any] = {"name": "cooperative_bounty_spots", "level": level}
         if spots is not None and play is not None:
+            pair = (players[0], players[-1])
+            entries = self.entries.p_value(pair, self.t)
             stat.update(value=spots.cooperative, spots=spots.spots, bounty_to_pair=spots.bounty,
                         all_spots=play[0], all_cooperative=play[1], p_value=play[2],
-                        bet_chances_and_bets=self.history.get((players[0], players[-1]), [0] * 8)[2:4],
-                        null_model="binomial over chances to bet into the partner after a third player's "
-                        "all-in (all tournaments seen), at both players' shrunk bet rate in those spots "
-                        "with other opponents in hands without the partner; and over cooperative spots at "
-                        "their cooperation rate likewise; p = twice the smaller")
+                        p_check_down=self._play(pair)[2],
+                        bet_chances_and_bets=self.history.get(pair, [0] * 8)[2:4],
+                        all_in_calls={"decisions": entries[0], "called": entries[1], "expected": entries[2],
+                                      "p_value": entries[3]},
+                        null_model=NULL_MODEL)
         what = {"fused": "agreement talk and cooperative bounty play", "play": "cooperative play around all-in bounty targets",
                 "chat": "agreement talk"}[level]
         return Finding(

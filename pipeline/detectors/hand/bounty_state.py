@@ -11,13 +11,24 @@ from datetime import datetime
 from typing import Any
 
 from pipeline.contracts import ChatMessage, HandRecord
+from pipeline.hands.engine import Replay
 from pipeline.hands.features import BountySpot
+from pipeline.hands.stats import binom_sum_lower, shrunk_rate
 
 MAX_CLUES = 50
 MAX_NICKS = 1_000
 MAX_EVIDENCE = 5
 MAX_PAIR_TOURNAMENTS = 20
 """Bounty tournaments remembered per pair for the retroactive report (the most recent ones)."""
+NULL_MODEL = (
+    "check-down: binomial over chances to bet into the partner after a third player's all-in (all tournaments "
+    "seen), at both players' shrunk bet rate in those spots with other opponents in hands without the partner, "
+    "and over cooperative spots at their cooperation rate likewise, p = twice the smaller; all-in calls: each "
+    "player's calls of a third player's all-in while the partner was in, at his own rate without the partner in; "
+    "p_value (with enough cooperative spots) = twice the smaller of the check-down p and Fisher's combination of "
+    "it with the all-in-call p"
+)
+"""`evidence.statistic.null_model` of a finding with play evidence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +46,8 @@ class BountyThresholds:
     """Cooperation rate in bounty spots that the population's own rate is shrunk to."""
     prior_strength: float = 20.0
     """Pseudo-chances of each shrinkage (population to the prior, players to the population)."""
+    prior_entry_rate: float = 0.3
+    """Rate of calling a third player's all-in that the population's own rate is shrunk to."""
 
 
 DEFAULT_THRESHOLDS = BountyThresholds()
@@ -147,3 +160,86 @@ def bump(table: OrderedDict[Any, list[int]], key: Any, counts: tuple[int, ...], 
         table.move_to_end(key)
     for i, c in enumerate(counts):
         tally[i] += c
+
+
+def first_all_in(replay: Replay) -> tuple[int, int] | None:
+    """(target, step index) of the hand's first all-in, the same spot `hand_features` builds its
+    bounty spots on; index -1 when the blind or ante put the target all-in before anyone acted."""
+    acted = {s.player for s in replay.steps}
+    forced = [i for i in range(replay.n) if replay.all_in[i] and i not in acted]
+    if forced:
+        return forced[0], -1
+    return next(((s.player, s.index) for s in replay.steps if s.all_in), None)
+
+
+def entry_decisions(replay: Replay) -> list[tuple[int, bool, tuple[int, ...]]]:
+    """(player, entered, other players still in) for each player's first decision after a third
+    player's all-in, when that decision had chips to call: did he put chips in against the target
+    (call or raise) or fold, and who else (not the target) had not folded when he chose."""
+    start = first_all_in(replay)
+    if start is None:
+        return []
+    target, index = start
+    seen: set[int] = set()
+    out = []
+    for s in replay.steps:
+        if s.index <= index or s.player == target or s.player in seen:
+            continue
+        seen.add(s.player)
+        if s.facing > 0:
+            out.append((s.player, s.kind != "fold", tuple(o for o in s.active if o not in (s.player, target))))
+    return out
+
+
+@dataclass(slots=True)
+class EntryBook:
+    """Who joins a third player's all-in pot while a given other player is still in the hand.
+
+    A pair hunting bounties together calls all-ins wider while the partner is in (two callers
+    knock the target out more often, and they will not bet each other out of the pot); honest
+    players decide on their cards, stacks and price whoever else is in. Tallies (bounded, least
+    recently used dropped first): pair -> [a's decisions with b in, a entered, b's with a in, b
+    entered]; player -> [decisions, entered]; the population's total."""
+
+    cap: int
+    pairs: OrderedDict[tuple[str, str], list[int]] = field(default_factory=OrderedDict)
+    players: OrderedDict[str, list[int]] = field(default_factory=OrderedDict)
+    population: list[int] = field(default_factory=lambda: [0, 0])
+
+    def add(self, names: Sequence[str], replay: Replay) -> None:
+        """Count one hand's decisions after its first all-in."""
+        for i, entered, others in entry_decisions(replay):
+            me = names[i]
+            bump(self.players, me, (1, int(entered)), self.cap)
+            self.population[0] += 1
+            self.population[1] += entered
+            for o in others:
+                other = names[o]
+                if other == me:
+                    continue
+                first = me < other
+                counts = (1, int(entered), 0, 0) if first else (0, 0, 1, int(entered))
+                bump(self.pairs, (me, other) if first else (other, me), counts, self.cap)
+
+    def p_value(self, pair: tuple[str, str], t: BountyThresholds) -> tuple[int, int, float, float]:
+        """(decisions, entered, expected, p): P(at least as many entries) when each of the pair
+        enters at his own rate in decisions without the partner in the hand (shrunk to the rate of
+        everyone else, itself shrunk to the prior). Exact over the two players' rates."""
+        n_a, k_a, n_b, k_b = self.pairs.get(pair, [0, 0, 0, 0])
+        both = [self.players.get(p, [0, 0]) for p in pair]
+        # Everyone else's rate: without either player (the partner's calls with him in are the
+        # pattern under test, and must not raise his yardstick).
+        pop = shrunk_rate(max(0, self.population[1] - both[0][1] - both[1][1]),
+                          max(0, self.population[0] - both[0][0] - both[1][0]),
+                          prior=t.prior_entry_rate, strength=t.prior_strength)
+        groups, expected = [], 0.0
+        for (own_n, own_k), n, k in ((both[0], n_a, k_a), (both[1], n_b, k_b)):
+            if n == 0:
+                continue
+            r0 = shrunk_rate(max(0, own_k - k), max(0, own_n - n), prior=pop, strength=t.prior_strength)
+            groups.append((n, 1.0 - r0))  # folds: at most (decisions - entries) of them
+            expected += n * r0
+        n, k = n_a + n_b, k_a + k_b
+        if n == 0:
+            return 0, 0, 0.0, 1.0
+        return n, k, round(expected, 2), binom_sum_lower(groups, n - k)
