@@ -1,16 +1,12 @@
-"""What happens to one record: decode, run detectors, or route it to the detector's state owner.
+"""What the two stages share, and stage 2: per-record results, decoding, the keyed stage.
 
 Two stages share one `Lane` loop:
-- `InputProcessor` reads an input topic. A detector whose `key(event)` is the event id keeps no
-  state, so it runs right here. Any other detector needs every event of that key in one process:
-  the record's original bytes are routed to `railbird.rekey.<input topic>`, keyed by the state key,
-  once per distinct key (detectors that share the key share the route; it lists them), and the lane
-  packs a batch's routes into one record per partition (`consumers/bundle.py`), because a
-  kafka-python produce costs ~50 us and chat has five keyed detectors.
-- `KeyedProcessor` reads the re-key topic of one input topic. It keeps separate detector instances
-  per assigned partition, so a partition's state is a function of that partition's records only;
-  on assignment it rebuilds the state by replaying the partition's retained lookback (see
-  docs/operations.md, "State").
+- `consumers.input_stage.InputProcessor` reads an input topic: stateless detectors and those keyed
+  by the record's own key run there; the others are routed to the re-key topic by their state key.
+- `KeyedProcessor` (here) reads the re-key topic. It keeps separate detector instances per assigned
+  partition, so a partition's state is a function of that partition's records only; on assignment
+  it rebuilds the state by replaying the partition's retained lookback (see docs/operations.md,
+  "State"). Stage 1 uses the same class for its local state, over input partitions.
 """
 
 from __future__ import annotations
@@ -25,8 +21,7 @@ from kafka import TopicPartition
 
 from consumers.bundle import DETECTORS_HEADER, SOURCE_TOPIC_HEADER, expand
 from consumers.ports import RecordLike
-from consumers.topics import rekey_topic
-from pipeline.contracts import INPUT_TOPICS, DecodeError, Event, decode
+from pipeline.contracts import DecodeError, Event, decode
 from pipeline.contracts.deadletter import ErrorKind
 from pipeline.detector import Detector
 from pipeline.findings import Finding
@@ -124,92 +119,10 @@ def prefetch(detectors: Iterable[Detector], events: Sequence[Event]) -> None:
             hook(events)
 
 
-def _all_failed(record: RecordLike, errors: list[DetectorError]) -> Handled:
+def all_failed(record: RecordLike, errors: list[DetectorError]) -> Handled:
+    """Dead-letter reason of a record on which every detector raised."""
     reason = "; ".join(f"{e.detector}: {e.error}" for e in errors)[:2000]
     return Handled(record, dead=("processing", f"every detector raised: {reason}"), errors=tuple(errors))
-
-
-class InputProcessor:
-    """Stage 1: stateless detectors inline, stateful ones routed by their state key."""
-
-    def __init__(self, *, detectors: Mapping[str, Detector], rules: RulesConfig, prefix: str = "railbird") -> None:
-        self._prefix = prefix
-        self._detectors = dict(detectors)
-        self._single = {name: Pipeline({name: d}, rules=rules) for name, d in detectors.items()}
-        self._by_topic: dict[str, list[tuple[str, Detector]]] = {
-            topic: [(n, d) for n, d in detectors.items() if topic in d.topics] for topic in INPUT_TOPICS
-        }
-
-    def handle(self, record: RecordLike) -> Handled:
-        """Decode, run or route every detector of the record's topic."""
-        return self.handle_batch([record])[0]
-
-    def handle_batch(self, records: Sequence[RecordLike]) -> list[Handled]:
-        """Decode a poll batch, ask every detector for its key, let each detector prefetch the events
-        it runs inline, then run or route record by record."""
-        cache = DecodeCache()
-        decoded = [cache.decode(r.topic, r) for r in records]
-        keyed = [d if isinstance(d, Handled) else (d, self._keys(r.topic, d)) for r, d in zip(records, decoded, strict=True)]
-        inline: dict[str, list[Event]] = {}
-        for item in keyed:
-            if isinstance(item, Handled):
-                continue
-            event, keys = item
-            for name, key in keys:
-                if key == event.event_id:
-                    inline.setdefault(name, []).append(event)
-        for name, events in inline.items():
-            prefetch([self._detectors[name]], events)
-        return [
-            item if isinstance(item, Handled) else self._handle(record, *item)
-            for record, item in zip(records, keyed, strict=True)
-        ]
-
-    def _keys(self, topic: str, event: Event) -> list[tuple[str, str | Exception]]:
-        out: list[tuple[str, str | Exception]] = []
-        for name, detector in self._by_topic.get(topic, []):
-            try:
-                out.append((name, detector.key(event)))
-            except Exception as exc:  # noqa: BLE001 - a detector bug is reported per record, never fatal
-                out.append((name, exc))
-        return out
-
-    def _handle(self, record: RecordLike, event: Event, keys: list[tuple[str, str | Exception]]) -> Handled:
-        findings: list[Finding] = []
-        by_key: dict[str, list[str]] = {}
-        errors: list[DetectorError] = []
-        for name, key in keys:
-            if isinstance(key, Exception):
-                errors.append(DetectorError(name, event.event_id, f"key(): {type(key).__name__}: {key}"))
-            elif key == event.event_id:
-                outcome = self._single[name].process(record.topic, event)
-                findings.extend(outcome.findings)
-                errors.extend(outcome.errors)
-            else:
-                by_key.setdefault(key, []).append(name)
-        if keys and len(errors) == len(keys):
-            return _all_failed(record, errors)
-        routes = tuple(_route(names, key, record, self._prefix) for key, names in by_key.items())
-        return Handled(record, tuple(findings), routes, errors=tuple(errors))
-
-    def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
-        """Stateless stage: nothing to drop."""
-
-    def on_assigned(
-        self, partitions: Iterable[TopicPartition], committed: Callable[[TopicPartition], int | None]
-    ) -> None:
-        """Stateless stage: nothing to rebuild."""
-
-
-def _route(detectors: list[str], key: str, record: RecordLike, prefix: str) -> Route:
-    return Route(
-        topic=rekey_topic(record.topic, prefix),
-        input_topic=record.topic,
-        key=key.encode("utf-8"),
-        detectors=",".join(detectors).encode(),
-        source=f"{record.topic}/{record.partition}/{record.offset}".encode(),
-        value=record.value or b"",
-    )
 
 
 def header(record: RecordLike, name: str) -> str | None:
@@ -294,9 +207,10 @@ class KeyedProcessor:
         """Run the listed detectors of the partition on the routed event, once per route."""
         return self.handle_batch([record])[0]
 
-    def handle_batch(self, records: Sequence[RecordLike]) -> list[Handled]:
-        """Decode a poll batch (each distinct event once), let every partition's detectors prefetch
-        their events, then apply record by record in order."""
+    def handle_batch(self, records: Sequence[RecordLike], cache: DecodeCache | None = None) -> list[Handled]:
+        """Decode a poll batch (each distinct event once; `cache`: the events stage 1 decoded when
+        it runs this stage locally), let every partition's detectors prefetch their events, then
+        apply record by record in order."""
         items: list[tuple[PartitionState, RecordLike]] = []
         for record in records:
             state = self._parts.get(record.partition)
@@ -304,10 +218,10 @@ class KeyedProcessor:
                 state = self._parts[record.partition] = self._fresh()
             state.next_offset = record.offset + 1
             items.append((state, record))
-        return self._apply_all(items)
+        return self._apply_all(items, cache)
 
-    def _apply_all(self, items: Sequence[tuple[PartitionState, RecordLike]]) -> list[Handled]:
-        cache = DecodeCache()
+    def _apply_all(self, items: Sequence[tuple[PartitionState, RecordLike]], cache: DecodeCache | None = None) -> list[Handled]:
+        cache = cache or DecodeCache()
         parsed = [(state, record, _parse(record, cache)) for state, record in items]
         wanted: dict[tuple[int, str], tuple[Detector, list[Event]]] = {}
         for state, _, p in parsed:
@@ -329,7 +243,7 @@ class KeyedProcessor:
         pipeline, known, skipped = self._pipeline_for(state, names)
         outcome = pipeline.process(source, event)
         if known and len(outcome.errors) == known:
-            return _all_failed(record, list(outcome.errors))
+            return all_failed(record, list(outcome.errors))
         return Handled(record, outcome.findings, errors=outcome.errors, skipped=skipped)
 
     def _pipeline_for(self, state: PartitionState, names: list[str]) -> tuple[Pipeline, int, tuple[str, ...]]:

@@ -17,13 +17,15 @@ from kafka import KafkaConsumer
 
 from consumers.api_client import ReviewApiClient
 from consumers.history import KafkaHistoryReader
+from consumers.input_stage import InputProcessor
 from consumers.lane import Lane, LaneConfig
+from consumers.local_stage import local_names
 from consumers.metrics import ConsumerMetrics
 from consumers.ports import ProducerPort
-from consumers.processing import InputProcessor, KeyedProcessor, Processor
+from consumers.processing import KeyedProcessor, Processor
 from consumers.retry import Backoff
 from consumers.topics import REKEY_MARK, rekey_source, rekey_topic
-from pipeline.contracts import dlq_topic
+from pipeline.contracts import INPUT_TOPICS, dlq_topic
 from pipeline.detector import Detector, StatefulDetector
 from pipeline.rules import RulesConfig
 
@@ -49,6 +51,8 @@ class RuntimeConfig:
     state_lookback_s: float = 13 * 3600
     retry_base_s: float = 0.1
     retry_cap_s: float = 30.0
+    local_state: bool = True
+    """Run detectors keyed by the record's own key in stage 1 (`consumers.local_stage`)."""
 
 
 def group_of(prefix: str, topic: str) -> str:
@@ -80,12 +84,25 @@ def build_processor(
 ) -> Processor:
     """The processor of a lane: input stage for input topics, keyed stage for re-key topics."""
     source = rekey_source(topic, config.group_prefix)
-    if source is None:
-        return InputProcessor(detectors=factory(), rules=rules, prefix=config.group_prefix)
 
     def make_detectors() -> dict[str, Detector]:
-        # The keyed stage hosts every detector: each re-keyed record names the ones it is for.
+        # A stage's per-partition instances: each record names the ones it is for.
         return dict(factory())
+
+    if source is None:
+        detectors = factory()
+        if not config.local_state:
+            return InputProcessor(detectors=detectors, rules=rules, prefix=config.group_prefix)
+        local = {n for t in INPUT_TOPICS for n in local_names(detectors, t)}
+        return InputProcessor(
+            detectors=detectors,
+            rules=rules,
+            prefix=config.group_prefix,
+            make_detectors=make_detectors,
+            history=KafkaHistoryReader(bootstrap=config.bootstrap),
+            # Only the local detectors' windows: the hand detectors' long ones are stage 2's.
+            lookback_s=lookback_for([d for n, d in detectors.items() if n in local], config.state_lookback_s),
+        )
 
     return KeyedProcessor(
         make_detectors=make_detectors,

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     consumer_state_lookback_s: float = Field(default=13 * 3600, ge=0)
     """Re-key topic history replayed to rebuild a stateful detector (12 h hit-and-run window + 1 h);
     a detector declaring a longer `state_window` gets its own."""
+    consumer_local_state: bool = True
+    """Detectors keyed by the producer's own key (chat by sender) keep their state in the input
+    partition instead of going through the re-key topic (`consumers.local_stage`)."""
     consumer_retry_base_ms: int = Field(default=100, ge=1)
     consumer_retry_cap_ms: int = Field(default=30_000, ge=1)
     api_batch_size: int = Field(default=1000, ge=1, le=1000)

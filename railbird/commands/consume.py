@@ -61,6 +61,7 @@ def runtime_config(settings: Settings) -> RuntimeConfig:
         state_lookback_s=settings.consumer_state_lookback_s,
         retry_base_s=settings.consumer_retry_base_ms / 1000,
         retry_cap_s=settings.consumer_retry_cap_ms / 1000,
+        local_state=settings.consumer_local_state,
     )
 
 

@@ -8,7 +8,8 @@ from datetime import timedelta
 
 from kafka import TopicPartition
 
-from consumers.processing import InputProcessor, KeyedProcessor
+from consumers.input_stage import InputProcessor
+from consumers.processing import KeyedProcessor
 from pipeline.contracts import CHAT
 from pipeline.detector import Detector
 from pipeline.detectors.chat.shouting import ShoutingMatchDetector

@@ -10,9 +10,9 @@ from kafka import TopicPartition
 from prometheus_client import CollectorRegistry
 
 from consumers.api_client import ReviewApiClient
+from consumers.input_stage import InputProcessor
 from consumers.lane import Lane, LaneConfig
 from consumers.metrics import ConsumerMetrics
-from consumers.processing import InputProcessor
 from consumers.retry import Backoff
 from pipeline.contracts import CHAT, DeadLetter, Event, decode
 from pipeline.detector import Detector

@@ -13,9 +13,9 @@ from kafka.errors import KafkaConnectionError, KafkaError
 from prometheus_client import CollectorRegistry
 
 from consumers.api_client import ReviewApiClient
+from consumers.input_stage import InputProcessor
 from consumers.lane import Lane, LaneConfig
 from consumers.metrics import ConsumerMetrics
-from consumers.processing import InputProcessor
 from consumers.producer import RebuildingProducer
 from consumers.retry import Backoff
 from consumers.topics import rekey_topic

@@ -11,9 +11,10 @@ from prometheus_client import CollectorRegistry
 
 from consumers.api_client import ReviewApiClient
 from consumers.bundle import expand, partition_of
+from consumers.input_stage import InputProcessor
 from consumers.lane import Lane, LaneConfig
 from consumers.metrics import ConsumerMetrics
-from consumers.processing import InputProcessor, KeyedProcessor, Processor
+from consumers.processing import KeyedProcessor, Processor
 from consumers.retry import Backoff
 from consumers.topics import rekey_topic
 from pipeline.contracts import CHAT

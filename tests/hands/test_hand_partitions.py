@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from consumers.bundle import DETECTORS_HEADER, SOURCE_TOPIC_HEADER, partition_of
-from consumers.processing import InputProcessor, KeyedProcessor
+from consumers.input_stage import InputProcessor
+from consumers.processing import KeyedProcessor
 from pipeline.contracts import CHAT, HAND, ChatMessage
 from pipeline.detectors.hand import build_hand_detectors
 from pipeline.findings import Finding
