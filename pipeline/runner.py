@@ -58,6 +58,27 @@ class Pipeline:
             findings.extend(f.with_actions(propose_actions(f, rules=self._rules)) for f in produced)
         return Outcome(tuple(findings), tuple(errors))
 
+    def flush(self) -> Outcome:
+        """End of input: the findings of events the detectors still hold back (reorder buffers of
+        the place-keyed chat detectors and the seat detectors), with their actions. Only for a
+        stream that has really ended, such as a replayed file: a live stream never ends, and the
+        runtime's partitions move on to another process with their state instead."""
+        findings: list[Finding] = []
+        errors: list[DetectorError] = []
+        seen: set[str] = set()
+        for detector in (d for ds in self._by_topic.values() for d in ds):
+            hook = getattr(detector, "flush", None)
+            if detector.name in seen or not callable(hook):
+                continue
+            seen.add(detector.name)
+            try:
+                produced = hook()
+            except Exception as exc:  # noqa: BLE001 - as in `process`: report, keep the others
+                errors.append(DetectorError(detector.name, "(end of input)", f"{type(exc).__name__}: {exc}"))
+                continue
+            findings.extend(f.with_actions(propose_actions(f, rules=self._rules)) for f in produced)
+        return Outcome(tuple(findings), tuple(errors))
+
     def process_all(self, events: Iterable[tuple[str, Event]]) -> list[Finding]:
         """Run a sequence of (topic, event) pairs; the findings in order."""
         out: list[Finding] = []

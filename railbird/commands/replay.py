@@ -18,6 +18,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only", choices=["finding", "action", "dead_letter", "detector_error"], action="append"
     )
+    parser.add_argument(
+        "--no-flush", action="store_true",
+        help="leave out what the detectors still hold back at the end of the file (reorder buffers), "
+             "i.e. print what a live stream of the same events has emitted so far",
+    )
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -31,7 +36,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             print(f"railbird replay: no such file: {path}", file=sys.stderr)
             return 2
         lines = path.open(encoding="utf-8", errors="replace")
-    for out in replay_lines(lines, pipeline):
+    for out in replay_lines(lines, pipeline, flush=not args.no_flush):
         if args.only is None or out["kind"] in args.only:
             sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     return 0

@@ -46,7 +46,8 @@ def test_replay_and_streaming_agree_on_a_simulated_room(stack: Stack, tmp_path: 
     path = tmp_path / "room.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
-    offline: list[dict[str, Any]] = list(replay_lines(path.read_text().splitlines(), make_pipeline(Settings())))
+    offline: list[dict[str, Any]] = list(replay_lines(path.read_text().splitlines(), make_pipeline(Settings()),
+                                                      flush=False))
     replayed = {o["finding"]["finding_id"] for o in offline if o["kind"] == "finding"}
     assert len(replayed) >= 10, "the sample must exercise the detectors"
 

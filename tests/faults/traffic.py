@@ -151,7 +151,7 @@ def oracle(records: Iterable[Record], pipeline: Pipeline) -> Oracle:
                 decode(CHAT, r.value)
             except DecodeError:
                 result.dead += 1
-    for out in replay_lines(lines, pipeline):
+    for out in replay_lines(lines, pipeline, flush=False):
         result.kinds[out["kind"]] += 1
         if out["kind"] == "finding":
             result.findings[out["finding"]["finding_id"]] = out["finding"]

@@ -90,3 +90,48 @@ def test_replay_reports_findings_actions_and_dead_letters_in_order() -> None:
     assert out[0]["finding"]["source_event_ids"] == ["b"]
     assert "action" in out[3]["error"]
     assert out[2]["error_kind"] == "not_json"
+
+
+class _Holding:
+    """Holds every chat line back (as a reorder buffer does) and reports them all at `flush`."""
+
+    name = "test.holding"
+    topics = frozenset({CHAT})
+
+    def __init__(self, *, broken: bool = False) -> None:
+        self.held: list[ChatMessage] = []
+        self.broken = broken
+
+    def key(self, event: Event) -> str:
+        return event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        assert isinstance(event, ChatMessage)
+        self.held.append(event)
+        return ()
+
+    def flush(self) -> list[Finding]:
+        if self.broken:
+            raise RuntimeError("flush bug")
+        out = [f.model_copy(update={"detector": self.name, "finding_id": f"held-{f.finding_id}"})
+               for e in self.held for f in BannedWordsDetector().process(e)]
+        self.held = []
+        return out
+
+
+def test_a_finished_replay_reports_what_the_detectors_still_hold_back() -> None:
+    lines = [envelope_line(CHAT, chat_value(text="fuck you", event_id=f"c{i}")) for i in range(2)]
+    streamed = [o for o in replay_lines(lines, Pipeline({"test.holding": _Holding()}, rules=RULES), flush=False)]
+    assert streamed == [], "a live stream has emitted nothing yet: the lines are held"
+    ended = list(replay_lines(lines, Pipeline({"test.holding": _Holding()}, rules=RULES)))
+    findings = [o for o in ended if o["kind"] == "finding"]
+    assert [o["line"] for o in findings] == [None, None]
+    assert {o["finding"]["detector"] for o in findings} == {"test.holding"}
+    assert any(o["kind"] == "action" for o in ended), "flushed findings go through policy like the others"
+
+
+def test_a_detector_failing_at_the_end_of_input_is_reported_not_raised() -> None:
+    lines = [envelope_line(CHAT, chat_value(text="fuck you"))]
+    out = list(replay_lines(lines, Pipeline({"test.holding": _Holding(broken=True)}, rules=RULES)))
+    assert out == [{"kind": "detector_error", "line": None, "detector": "test.holding",
+                    "error": "RuntimeError: flush bug"}]
