@@ -267,9 +267,10 @@ def find_contacts(text: str, *, handles_possible: bool = True) -> list[RuleHit]:
     if digits < 9:
         return hits + _handles(text, digits) if handles_possible else hits
     for m in _PHONE.finditer(text):
-        digits = sum(c.isdigit() for c in m.group(0))
+        # Its own count: `digits` (the whole line's) still gates the handles below.
+        in_match = sum(c.isdigit() for c in m.group(0))
         amount = re.fullmatch(r"\d{1,3}(?:[,.]\d{3})+", m.group(0).replace(" ", ""))  # chip counts
-        if 9 <= digits <= 15 and not amount:
+        if 9 <= in_match <= 15 and not amount:
             hits.append(RuleHit("personal_info", 0.8, m.start(), m.end(), "phone number"))
     return hits + _handles(text, digits) if handles_possible else hits
 
