@@ -103,3 +103,18 @@ def test_logged_pairs_are_capped_least_recently_active_first() -> None:
                       bounties=dict.fromkeys(trio, 1000), **BLIND_ALL_IN)
         detector.process(_decode(value))
     assert list(detector.logs) == [("dan", "fay"), ("gus", "ivy"), ("jo", "lea"), ("max", "ola")]
+
+
+def _sequence(shapes: list[dict[str, object]]) -> list[list[str | None]]:
+    detector = BountyAgreementDetector(stream=HandStream(pairs=PairBook()), ttl=timedelta(hours=2))
+    return [[f.tournament_id for f in detector.process(_record(shape, tournament=f"T{t:02d}", k=t))]
+            for t, shape in enumerate(shapes)]
+
+
+def test_flagged_pair_stays_in_its_series_below_the_cooperative_share_gate() -> None:
+    coop, contested = BLIND_ALL_IN, BLIND_ALL_IN_CONTESTED
+    # Flagged at T03 (4 of 4); two contested spots take the share to 4 of 6; the next cooperative
+    # tournament (5 of 7, below the 80 % gate) still joins the series.
+    assert _sequence([coop] * 4 + [contested, contested, coop]) == [[], [], [], ["T03"], [], [], ["T06"]]
+    # The same counts for a pair never flagged (contested first): 5 of 7 is below the gate.
+    assert _sequence([contested, contested] + [coop] * 5) == [[]] * 7

@@ -72,13 +72,14 @@ class BountyAgreementDetector:
         self.population = [0, 0, 0, 0]
         self.max_pairs = max_tournaments * 20
         self.entries = EntryBook(cap=self.max_pairs)
-        """Who calls a third player's all-in while a given other player is in (a second, independent
-        kind of play evidence, combined with the check-down tests in `_tested`)."""
+        """Who calls a third player's all-in while a given other one is in (see `_tested`)."""
         self.logs: OrderedDict[tuple[str, str], OrderedDict[str, TournamentLog]] = OrderedDict()
         """Pair -> its bounty tournaments from its first cooperative spot on (at most
         `MAX_PAIR_TOURNAMENTS` per pair, `max_logged_pairs` pairs, least recently active dropped
         first: ~1 kB per pair, so 20,000 pairs by default)."""
         self.max_logged_pairs = max_tournaments * 4
+        self.established: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
+        """Pairs flagged from play (bounded like `logs`): no longer gated on their cooperative share."""
         self._last_clue: tuple[str, Clue | None] | None = None
         self.private_emitted: set[tuple[str, ...]] = set()
         """Pairs already reported for private agreement talk that named no tournament."""
@@ -307,10 +308,9 @@ class BountyAgreementDetector:
         return n, k, min(1.0, 2 * min(p_bets, p_spots))  # two tests: Bonferroni
 
     def _tested(self, pair: tuple[str, str], p_check: float) -> float:
-        """The play p-value of a pair with enough cooperative spots: the check-down tests alone, or
-        Fisher's combination of them with the entry test (`EntryBook`), whichever is smaller, times
-        two (Bonferroni). The two kinds are independent under honest play: whether a player joins
-        an all-in pot comes before, and is not counted in, what he does once both are in it."""
+        """The play p-value at the stated sample: twice the smaller (Bonferroni) of the check-down p
+        and Fisher's combination of it with the all-in-call test (`EntryBook`); independent under
+        honest play, as joining an all-in pot comes before what one does once both are in it."""
         p_entry = self.entries.p_value(pair, self.t)[3]
         return min(1.0, 2 * min(p_check, fisher([p_check, p_entry])))
 
@@ -320,10 +320,14 @@ class BountyAgreementDetector:
             return None
         clues = self._linked_clues(state, pair)
         n, k, p = self._play(pair)
-        sampled = n >= self.t.play_min_spots and k >= self.t.play_min_rate * n
+        # The >= 80 % cooperative gate guards the first flag only: a flagged pair that plays some
+        # all-ins straight stays in its own series while the p-value holds.
+        sampled = n >= self.t.play_min_spots and (k >= self.t.play_min_rate * n or pair in self.established)
         if sampled:
             p = self._tested(pair, p)
         play = sampled and p <= self.t.play_p
+        if play:
+            bump(self.established, pair, (1,), self.max_logged_pairs)
         if clues and spots.cooperative >= self.t.fused_min_coop:
             level, score = "fused", min(0.99, 0.9 + 0.05 * min(1.0, spots.cooperative / 4) + 0.04 * (spots.bounty > 0))
         elif play:
