@@ -81,6 +81,14 @@ def davidson_agreement(root: Path) -> list[float]:
     return [max(int(r[v]) for v in votes) / max(1, int(r["count"])) for r in rows]
 
 
+def davidson_hate_share(root: Path) -> list[float]:
+    """Per Davidson row (file order): the share of its annotators who called it hate speech. The
+    recipe check regresses it: a 1-of-3 hate vote is weaker evidence than 3 of 3, which the
+    majority class label throws away."""
+    rows = _rows(root / "davidson" / "labeled_data.csv")
+    return [int(r["hate_speech"]) / max(1, int(r["count"])) for r in rows]
+
+
 def load_sms_spam(root: Path) -> list[Sample]:
     """SMS Spam Collection: ham/spam (CC BY 4.0)."""
     path = root / "sms_spam" / "SMSSpamCollection"

@@ -29,6 +29,12 @@ Objective = Callable[[NDArray[np.int64], NDArray[np.int64]], float]
 FeatureFactory = Callable[[], TextFeatures]
 
 
+class Learner(Protocol):
+    """Anything fitted on rows: a `Scorer`, or a regressor read through `predict`."""
+
+    def fit(self, x: sp.csr_matrix, y: Any, sample_weight: Any = None) -> Any: ...
+
+
 class Scorer(Protocol):
     """A multi-class linear model: `OneVsRestNB`, or scikit-learn's `LinearSVC`."""
 
@@ -39,8 +45,10 @@ class Scorer(Protocol):
     def decision_function(self, x: sp.csr_matrix) -> Any: ...
 
 
-ModelFactory = Callable[[], Scorer]
+ModelFactory = Callable[[], Learner]
+ScorerFactory = Callable[[], Scorer]
 Weights = NDArray[np.float64] | None
+Target = NDArray[np.float64] | NDArray[np.int64] | None
 
 
 class NBLogistic:
@@ -162,22 +170,39 @@ def out_of_fold_scores(
     seed: int,
     folds: int,
     weights: Weights = None,
+    target: Target = None,
 ) -> NDArray[np.float64]:
-    """Scores of every training text from a model that did not see it (stratified k-fold);
-    `weights`: per-row sample weights of the training texts (None: all equal)."""
-    n_classes = len(np.unique(y))
-    scores = np.zeros((len(texts), n_classes))
+    """Scores of every training text from a model that did not see it (k-fold stratified on `y`);
+    `weights`: per-row sample weights of the training texts (None: all equal); `target`: what the
+    model learns instead of `y` (e.g. a hate-vote share for a regressor; its output may be 1-D)."""
+    learn = y if target is None else target
+    scores: NDArray[np.float64] | None = None
     splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
     for fit_idx, held_idx in splitter.split(np.zeros(len(y)), y):
         feats = make_features()
-        x_fit = feats.fit_transform([texts[i] for i in fit_idx])
-        model = make_model()
-        if weights is None:
-            model.fit(x_fit, y[fit_idx])
-        else:
-            model.fit(x_fit, y[fit_idx], sample_weight=weights[fit_idx])
-        scores[held_idx] = model.decision_function(feats.transform([texts[i] for i in held_idx]))
+        model = _fit(make_model(), feats.fit_transform([texts[i] for i in fit_idx]), learn[fit_idx],
+                     None if weights is None else weights[fit_idx])  # fmt: skip
+        held = _margins(model, feats.transform([texts[i] for i in held_idx]))
+        if scores is None:
+            scores = np.zeros((len(texts), *held.shape[1:]))
+        scores[held_idx] = held
+    if scores is None:
+        raise ValueError("out_of_fold_scores needs at least one fold")
     return scores
+
+
+def _fit(model: Learner, x: sp.csr_matrix, y: NDArray[Any], weights: Weights) -> Learner:
+    if weights is None:
+        model.fit(x, y)
+    else:
+        model.fit(x, y, sample_weight=weights)
+    return model
+
+
+def _margins(model: Learner, x: sp.csr_matrix) -> NDArray[np.float64]:
+    """Class margins, or a regressor's prediction (models without `decision_function`)."""
+    score = getattr(model, "decision_function", None) or getattr(model, "predict")  # noqa: B009
+    return np.asarray(score(x), dtype=np.float64)
 
 
 def multiclass_recipe(
@@ -188,7 +213,7 @@ def multiclass_recipe(
     *,
     make_features: FeatureFactory,
     objective: Objective,
-    make_model: ModelFactory,
+    make_model: ScorerFactory,
     seed: int,
     folds: int = 4,
 ) -> MulticlassResult:
@@ -210,13 +235,15 @@ def multiclass_recipe(
 @dataclass(frozen=True, slots=True)
 class Member:
     """One model of a multi-class ensemble, with its own view of the texts (e.g. cleaned or raw),
-    its features, its model and optional per-row training weights."""
+    its features, its model, optional per-row training weights and an optional training target
+    other than the class labels (`stacked_recipe` only: e.g. a regressor of the hate-vote share)."""
 
     train_texts: Sequence[str]
     test_texts: Sequence[str]
     make_features: FeatureFactory
     make_model: ModelFactory
     weights: Weights = None
+    target: Target = None
 
 
 def ensemble_recipe(
@@ -231,13 +258,7 @@ def ensemble_recipe(
     """Average of the members' per-class margins, each divided by the spread of its own
     out-of-fold TRAIN scores (so no member dominates by scale); offsets tuned on the averaged
     out-of-fold scores; every member then refitted on all of TRAIN and scored on the test texts."""
-    oofs = [
-        out_of_fold_scores(
-            m.train_texts, train_y, make_features=m.make_features, make_model=m.make_model,
-            seed=seed, folds=folds, weights=m.weights,
-        )
-        for m in members
-    ]  # fmt: skip
+    oofs = [member_oof(m, train_y, seed=seed, folds=folds) for m in members]
     scales = [float(o.std()) or 1.0 for o in oofs]
     oof = sum((o / s for o, s in zip(oofs, scales, strict=True)), np.zeros_like(oofs[0])) / len(members)
     classes = np.unique(train_y)
@@ -245,16 +266,25 @@ def ensemble_recipe(
     oof_value = objective(train_y, classes[np.argmax(oof + offsets, axis=1)])
     scores = np.zeros((len(test_y), len(classes)))
     for member, scale in zip(members, scales, strict=True):
-        feats = member.make_features()
-        model = member.make_model()
-        x_train = feats.fit_transform(member.train_texts)
-        if member.weights is None:
-            model.fit(x_train, train_y)
-        else:
-            model.fit(x_train, train_y, sample_weight=member.weights)
-        scores += np.asarray(model.decision_function(feats.transform(member.test_texts))) / scale
+        scores += refit_and_score(member, train_y) / scale
     pred = classes[np.argmax(scores / len(members) + offsets, axis=1)]
     return MulticlassResult(test_y, np.asarray(pred, dtype=np.int64), offsets, oof_value)
+
+
+def member_oof(member: Member, train_y: NDArray[np.int64], *, seed: int, folds: int) -> NDArray[np.float64]:
+    """`out_of_fold_scores` of one member (its texts, weights and target)."""
+    return out_of_fold_scores(
+        member.train_texts, train_y, make_features=member.make_features, make_model=member.make_model,
+        seed=seed, folds=folds, weights=member.weights, target=member.target,
+    )  # fmt: skip
+
+
+def refit_and_score(member: Member, train_y: NDArray[np.int64]) -> NDArray[np.float64]:
+    """The member refitted on all of TRAIN (its own target if it has one), scored on its test texts."""
+    feats = member.make_features()
+    learn = train_y if member.target is None else member.target
+    model = _fit(member.make_model(), feats.fit_transform(member.train_texts), learn, member.weights)
+    return _margins(model, feats.transform(member.test_texts))
 
 
 def _standardised(train_margins: NDArray[np.float64], margins: NDArray[np.float64]) -> NDArray[np.float64]:

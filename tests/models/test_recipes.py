@@ -10,11 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.linear_model import Ridge
 from sklearn.metrics import f1_score, roc_auc_score
 from sklearn.svm import LinearSVC
 
-from models.chat.corpus.slurs import slur_features
-from models.chat.data import davidson_agreement
+from models.chat.corpus.slurs import hate_features, slur_features
+from models.chat.data import davidson_agreement, davidson_hate_share
 from models.chat.recipe_features import CountedFeatures, SlangNormalizer, TextFeatures
 from models.chat.recipe_models import (
     Member,
@@ -24,8 +25,10 @@ from models.chat.recipe_models import (
     ensemble_recipe,
     macro_f1,
     multiclass_recipe,
+    out_of_fold_scores,
     tune_offsets,
 )
+from models.chat.recipe_stack import floor_objective, stacked_recipe
 from models.chat.recipes import run_recipes
 
 NEUTRAL = [f"w{a}{b}" for a in "bcdfgklmnp" for b in "aeiou"]
@@ -221,3 +224,93 @@ def test_davidson_agreement_is_the_winning_share(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert davidson_agreement(tmp_path) == pytest.approx([1.0, 2 / 3, 1 / 3])
+
+
+def test_davidson_hate_share_is_the_hate_vote_share(tmp_path: Path) -> None:
+    folder = tmp_path / "davidson"
+    folder.mkdir()
+    (folder / "labeled_data.csv").write_text(
+        ",count,hate_speech,offensive_language,neither,class,tweet\n"
+        "0,3,0,0,3,2,hello there\n1,3,1,2,0,1,you idiot\n2,6,4,2,0,0,hateful\n",
+        encoding="utf-8",
+    )
+    assert davidson_hate_share(tmp_path) == pytest.approx([0.0, 1 / 3, 4 / 6])
+
+
+def test_hate_features_tell_slur_kinds_and_group_attacks_apart() -> None:
+    # columns: slur, log(1+slurs), racial, sexuality, other, log(1+groups), group+hostile, group+slur
+    assert hate_features("kill all the immigrants")[5:] == (pytest.approx(np.log1p(1)), 1.0, 0.0)
+    assert hate_features("those faggots again")[2:5] == (0.0, 1.0, 0.0)
+    assert hate_features("rednecks everywhere")[2:5] == (0.0, 0.0, 1.0)
+    assert hate_features("the muslims and those spics")[2] == 1.0
+    assert hate_features("the muslims and those spics")[7] == 1.0
+    # A group named without a hostile word or a slur is only a mention.
+    assert hate_features("white wins the hand, black folds")[5:] == (pytest.approx(np.log1p(2)), 0.0, 0.0)
+    assert hate_features("I hate this river card") == (0.0,) * 8
+    assert hate_features("ok")[:2] == slur_features("ok")
+
+
+def test_out_of_fold_scores_accept_a_regression_target() -> None:
+    texts, y = synthetic(300, seed=9, classes=(0, 1, 2))
+    share = (y == 2).astype(np.float64)
+    scores = out_of_fold_scores(
+        texts,
+        y,
+        make_features=TextFeatures,
+        make_model=partial(Ridge, alpha=1.0),
+        seed=0,
+        folds=3,
+        target=share,
+    )
+    assert scores.shape == (300,)
+    # Out of fold, the regressor still ranks class-2 texts above the rest.
+    assert roc_auc_score(y == 2, scores) > 0.8
+
+
+def test_floor_objective_prefers_any_decision_that_meets_the_floor() -> None:
+    y = np.array([0, 0, 1, 1, 1, 1, 1, 1, 1, 1], dtype=np.int64)
+    everything_one = np.ones_like(y)  # macro-F1 ~0.44, class-0 F1 0
+    perfect = y.copy()
+    objective = floor_objective(lambda t, p: float(f1_score(t == 0, p == 0)), macro_f1, 0.9)
+    assert objective(y, perfect) == pytest.approx(1.0)
+    assert objective(y, everything_one) < 0.0  # below the floor: guard - 1
+    lenient = floor_objective(lambda t, p: float(f1_score(t == 0, p == 0)), macro_f1, 0.3)
+    assert lenient(y, everything_one) == 0.0  # above the floor: the primary, however poor
+
+
+def _stack_members(train_x: list[str], test_x: list[str], train_y: np.ndarray) -> tuple[Member, ...]:
+    return (
+        Member(train_x, test_x, make_features=TextFeatures, make_model=partial(OneVsRestNB, c=4.0, seed=0),
+               weights=np.ones(len(train_y))),
+        Member(train_x, test_x, make_features=TextFeatures,
+               make_model=partial(LinearSVC, C=0.3, class_weight="balanced", random_state=0)),
+        Member(train_x, test_x, make_features=TextFeatures, make_model=partial(Ridge, alpha=1.0),
+               target=(train_y == 1).astype(np.float64)),
+    )  # fmt: skip
+
+
+def test_stacked_recipe_learns_with_a_regressor_member_and_tunes_on_train_only() -> None:
+    train_x, train_y = synthetic(900, seed=5, classes=(0, 0, 0, 1, 2))
+    test_x, test_y = synthetic(400, seed=6, classes=(0, 0, 0, 1, 2))
+    result = stacked_recipe(
+        _stack_members(train_x, test_x, train_y), train_y, test_y, objective=macro_f1, seed=0, folds=3
+    )
+    assert macro_f1(result.y_true, result.y_pred) > macro_f1(test_y, np.zeros_like(test_y)) + 0.3
+    assert set(np.unique(result.y_pred)) == {0, 1, 2}
+    assert result.offsets[0] == 0.0 and 0.0 < result.oof_objective <= 1.0
+
+
+def test_stacked_recipe_leans_on_the_member_that_carries_the_signal() -> None:
+    train_x, train_y = synthetic(900, seed=5, classes=(0, 0, 0, 1, 2))
+    test_x, test_y = synthetic(400, seed=6, classes=(0, 0, 0, 1, 2))
+    # A member that sees shuffled texts carries no signal; the stacker must not average it in evenly.
+    rng = random.Random(3)
+    noise_train, noise_test = rng.sample(train_x, len(train_x)), rng.sample(test_x, len(test_x))
+    noise = Member(
+        noise_train, noise_test, make_features=TextFeatures, make_model=partial(OneVsRestNB, c=4.0, seed=0)
+    )
+    signal = _stack_members(train_x, test_x, train_y)[0]
+    alone = stacked_recipe([noise], train_y, test_y, objective=macro_f1, seed=0, folds=3)
+    both = stacked_recipe([noise, signal], train_y, test_y, objective=macro_f1, seed=0, folds=3)
+    assert macro_f1(both.y_true, both.y_pred) > macro_f1(alone.y_true, alone.y_pred) + 0.3
+    assert macro_f1(both.y_true, both.y_pred) > 0.7
