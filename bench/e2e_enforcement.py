@@ -29,7 +29,17 @@ from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from sqlalchemy import text
 
 from api.db import make_engine
-from bench._e2e_rig import PLAYERS, ROOT, chat_value, pace, start_group, stop_group, track, warm_up
+from bench._e2e_rig import (
+    PLAYERS,
+    ROOT,
+    chat_value,
+    fresh_broker,
+    pace,
+    start_group,
+    stop_group,
+    track,
+    warm_up,
+)
 from pipeline.contracts import CHAT, ENFORCEMENT
 from tests.consumers.review_api_double import TOKEN
 
@@ -191,11 +201,43 @@ def _drop(url: str) -> None:
     admin.dispose()
 
 
-def measure_enforcement(bootstrap: str, args: argparse.Namespace, logdir: Path, traffic: Traffic) -> dict[str, Any]:
-    """Every (database, mix, rate) configuration; the chosen mix on the first database is the headline."""
+def _configuration(bootstrap: str, args: argparse.Namespace, logdir: Path, traffic: Traffic, database: str,
+                   workers: int, url: str, mixes: list[int]) -> list[dict[str, Any]]:
+    """Every (mix, rate) of one API configuration, the API started once on `bootstrap`."""
     from bench.e2e_throughput import medians  # the throughput bench imports this module lazily
     from consumers.broker import free_port
 
+    configs: list[dict[str, Any]] = []
+    port = free_port()
+    api = start_real_api(bootstrap, port, url, logdir / f"api-{database}-{workers}.log", workers)
+    try:
+        for every in mixes:
+            for rate in args.rates:
+                runs: list[dict[str, float]] = []
+                for run in range(args.latency_runs):
+                    try:
+                        runs.append(enforcement_latency(bootstrap, f"http://127.0.0.1:{port}", url, traffic,
+                                                        f"enf-{database}{workers}-{every}-{rate}-{run}", rate,
+                                                        args.seconds, logdir, args.processes, every))
+                    except RuntimeError as exc:
+                        print(f"enforcement latency ({database}, 1/{every}, {rate}/s) failed: {exc}", flush=True)
+                        continue
+                    r = runs[-1]
+                    print(f"enforcement latency {database} x{workers} 1/{every} abusive at {rate}/s run {run}: "
+                          f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
+                          f"({r['enforcement_events']}/{r['flagged_sent']} events); "
+                          f"phases {_phase_text(r)}", flush=True)
+                if runs:
+                    configs.append({"database": database, "api_workers": workers, "abusive_every": every,
+                                    "rate": rate, **medians(runs), "runs": runs})
+    finally:
+        api.terminate()
+        api.wait(30)
+    return configs
+
+
+def measure_enforcement(args: argparse.Namespace, logdir: Path, traffic: Traffic) -> dict[str, Any]:
+    """Every (database, mix, rate) configuration; the chosen mix on the first database is the headline."""
     mixes = [args.abusive_every] + ([args.heavy_abusive_every] if args.heavy_abusive_every else [])
     configs: list[dict[str, Any]] = []
     setups = [(d, 1) if d == "sqlite" else (d, w) for d in args.databases.split(",") if d
@@ -204,31 +246,11 @@ def measure_enforcement(bootstrap: str, args: argparse.Namespace, logdir: Path, 
         url = f"sqlite:///{logdir / f'api-{time.time_ns()}.db'}" if database == "sqlite" else _pg_database()
         if url is None:
             continue
-        port = free_port()
-        api = start_real_api(bootstrap, port, url, logdir / f"api-{database}-{workers}.log", workers)
         try:
-            for every in mixes:
-                for rate in args.rates:
-                    runs: list[dict[str, float]] = []
-                    for run in range(args.latency_runs):
-                        try:
-                            runs.append(enforcement_latency(bootstrap, f"http://127.0.0.1:{port}", url, traffic,
-                                                            f"enf-{database}{workers}-{every}-{rate}-{run}", rate,
-                                                            args.seconds, logdir, args.processes, every))
-                        except RuntimeError as exc:
-                            print(f"enforcement latency ({database}, 1/{every}, {rate}/s) failed: {exc}", flush=True)
-                            continue
-                        r = runs[-1]
-                        print(f"enforcement latency {database} x{workers} 1/{every} abusive at {rate}/s run {run}: "
-                              f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
-                              f"({r['enforcement_events']}/{r['flagged_sent']} events); "
-                              f"phases {_phase_text(r)}", flush=True)
-                    if runs:
-                        configs.append({"database": database, "api_workers": workers, "abusive_every": every,
-                                        "rate": rate, **medians(runs), "runs": runs})
+            # A new broker per API configuration: see `fresh_broker`.
+            with fresh_broker(logdir, args.partitions, traffic.ends) as bootstrap:
+                configs.extend(_configuration(bootstrap, args, logdir, traffic, database, workers, url, mixes))
         finally:
-            api.terminate()
-            api.wait(30)
             if database != "sqlite":
                 _drop(url)
     headline = [c for c in configs if c["abusive_every"] == args.abusive_every]

@@ -10,7 +10,8 @@ Phases (throughput runs repeated `--runs` times, medians reported), all on one b
    replay inside the measurement (see `bench._e2e_rig`). Two modes:
    `doubles` = the runtime (`serve`) with three cheap test detectors, i.e. the runtime's own cost;
    `registry` = the real `railbird consume` with every registered detector;
-3. latency at paced rates (`--rates`, default 1,000 and 200 msg/s; `--abusive-every` N: every Nth
+3. latency at paced rates, each run on a new embedded broker (`bench._e2e_rig.fresh_broker`: tansu's
+   fetches slow down as its in-memory topics grow, so the throughput runs' backlog must not be in it) (`--rates`, default 1,000 and 200 msg/s; `--abusive-every` N: every Nth
    message abusive, each from a fresh player) with a settled group:
    produce -> finding acknowledged by the double, per mode; and, unless `--no-real-api`,
    produce -> enforcement event on `enforcement.events` through the real `railbird api` and its
@@ -42,6 +43,7 @@ from bench._e2e_rig import (
     bare_consume,
     chat_value,
     cpu_seconds,
+    fresh_broker,
     pace,
     produce_chat,
     scrape,
@@ -188,8 +190,9 @@ def measure_mode(mode: str, args: argparse.Namespace, bootstrap: str, url: str, 
     for rate in args.rates:
         for run in range(args.latency_runs):
             try:
-                result = latency_run(bootstrap, store, url, traffic, f"{mode}-lat{rate}-{run}", rate, args.seconds,
-                                     logdir, args.detectors, mode, args.processes, args.abusive_every)
+                with fresh_broker(logdir, args.partitions, traffic.ends) as fresh:
+                    result = latency_run(fresh, store, url, traffic, f"{mode}-lat{rate}-{run}", rate, args.seconds,
+                                         logdir, args.detectors, mode, args.processes, args.abusive_every)
             except RuntimeError as exc:  # recorded, not fatal: the throughput figures still count
                 print(f"{mode} latency at {rate}/s failed: {exc}", flush=True)
                 continue
@@ -274,7 +277,7 @@ def main() -> None:
         for mode in [m for m in args.modes.split(",") if m]:
             assert broker.process is not None
             modes[mode] = measure_mode(mode, args, broker.bootstrap, url, store, logdir, traffic, broker.process.pid)
-        enforcement = {} if args.no_real_api else measure_enforcement(broker.bootstrap, args, logdir, traffic)
+        enforcement = {} if args.no_real_api else measure_enforcement(args, logdir, traffic)
     bare_median = statistics.median(bare)
     for summary in modes.values():
         summary["ratio_runtime_to_bare"] = round(summary["runtime_e2e_msgs_per_s_median"] / bare_median, 3)
