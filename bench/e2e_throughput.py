@@ -10,9 +10,10 @@ Phases (throughput runs repeated `--runs` times, medians reported), all on one b
    replay inside the measurement (see `bench._e2e_rig`). Two modes:
    `doubles` = the runtime (`serve`) with three cheap test detectors, i.e. the runtime's own cost;
    `registry` = the real `railbird consume` with every registered detector;
-3. latency at paced rates, each run on a new embedded broker (`bench._e2e_rig.fresh_broker`: tansu's
-   fetches slow down as its in-memory topics grow, so the throughput runs' backlog must not be in it) (`--rates`, default 1,000 and 200 msg/s; `--abusive-every` N: every Nth
-   message abusive, each from a fresh player) with a settled group:
+3. latency at paced rates (`--rates`, default 1,000 and 200 msg/s; `--abusive-every` N: every Nth
+   message abusive, each from a fresh player) with a settled group, each run on a new embedded
+   broker (`bench._e2e_rig.fresh_broker`: tansu's fetches slow down as its in-memory topics grow,
+   so the throughput runs' backlog must not be in it):
    produce -> finding acknowledged by the double, per mode; and, unless `--no-real-api`,
    produce -> enforcement event on `enforcement.events` through the real `railbird api` and its
    outbox relay (`bench.e2e_enforcement`: SQLite and/or PostgreSQL, the chosen mix and a heavier one).
