@@ -201,38 +201,47 @@ def _drop(url: str) -> None:
     admin.dispose()
 
 
-def _configuration(bootstrap: str, args: argparse.Namespace, logdir: Path, traffic: Traffic, database: str,
-                   workers: int, url: str, mixes: list[int]) -> list[dict[str, Any]]:
-    """Every (mix, rate) of one API configuration, the API started once on `bootstrap`."""
-    from bench.e2e_throughput import medians  # the throughput bench imports this module lazily
+def _run_once(args: argparse.Namespace, logdir: Path, traffic: Traffic, database: str, workers: int, url: str,
+              every: int, rate: int, run: int) -> dict[str, float]:
+    """One run on a new broker (`fresh_broker`: tansu slows down as topics, groups and records
+    pile up, run after run) with the API started on it; the database carries over."""
     from consumers.broker import free_port
 
+    with fresh_broker(logdir, args.partitions, traffic.ends) as bootstrap:
+        port = free_port()
+        api = start_real_api(bootstrap, port, url, logdir / f"api-{database}-{workers}.log", workers)
+        try:
+            return enforcement_latency(bootstrap, f"http://127.0.0.1:{port}", url, traffic,
+                                       f"enf-{database}{workers}-{every}-{rate}-{run}", rate,
+                                       args.seconds, logdir, args.processes, every)
+        finally:
+            api.terminate()
+            api.wait(30)
+
+
+def _configuration(args: argparse.Namespace, logdir: Path, traffic: Traffic, database: str, workers: int,
+                   url: str, mixes: list[int]) -> list[dict[str, Any]]:
+    """Every (mix, rate) of one API configuration, each run on its own broker."""
+    from bench.e2e_throughput import medians  # the throughput bench imports this module lazily
+
     configs: list[dict[str, Any]] = []
-    port = free_port()
-    api = start_real_api(bootstrap, port, url, logdir / f"api-{database}-{workers}.log", workers)
-    try:
-        for every in mixes:
-            for rate in args.rates:
-                runs: list[dict[str, float]] = []
-                for run in range(args.latency_runs):
-                    try:
-                        runs.append(enforcement_latency(bootstrap, f"http://127.0.0.1:{port}", url, traffic,
-                                                        f"enf-{database}{workers}-{every}-{rate}-{run}", rate,
-                                                        args.seconds, logdir, args.processes, every))
-                    except RuntimeError as exc:
-                        print(f"enforcement latency ({database}, 1/{every}, {rate}/s) failed: {exc}", flush=True)
-                        continue
-                    r = runs[-1]
-                    print(f"enforcement latency {database} x{workers} 1/{every} abusive at {rate}/s run {run}: "
-                          f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
-                          f"({r['enforcement_events']}/{r['flagged_sent']} events); "
-                          f"phases {_phase_text(r)}", flush=True)
-                if runs:
-                    configs.append({"database": database, "api_workers": workers, "abusive_every": every,
-                                    "rate": rate, **medians(runs), "runs": runs})
-    finally:
-        api.terminate()
-        api.wait(30)
+    for every in mixes:
+        for rate in args.rates:
+            runs: list[dict[str, float]] = []
+            for run in range(args.latency_runs):
+                try:
+                    runs.append(_run_once(args, logdir, traffic, database, workers, url, every, rate, run))
+                except RuntimeError as exc:
+                    print(f"enforcement latency ({database}, 1/{every}, {rate}/s) failed: {exc}", flush=True)
+                    continue
+                r = runs[-1]
+                print(f"enforcement latency {database} x{workers} 1/{every} abusive at {rate}/s run {run}: "
+                      f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms "
+                      f"({r['enforcement_events']}/{r['flagged_sent']} events); "
+                      f"phases {_phase_text(r)}", flush=True)
+            if runs:
+                configs.append({"database": database, "api_workers": workers, "abusive_every": every,
+                                "rate": rate, **medians(runs), "runs": runs})
     return configs
 
 
@@ -247,9 +256,7 @@ def measure_enforcement(args: argparse.Namespace, logdir: Path, traffic: Traffic
         if url is None:
             continue
         try:
-            # A new broker per API configuration: see `fresh_broker`.
-            with fresh_broker(logdir, args.partitions, traffic.ends) as bootstrap:
-                configs.extend(_configuration(bootstrap, args, logdir, traffic, database, workers, url, mixes))
+            configs.extend(_configuration(args, logdir, traffic, database, workers, url, mixes))
         finally:
             if database != "sqlite":
                 _drop(url)
