@@ -13,8 +13,8 @@ the record's Kafka key. Otherwise, including a record its producer keyed differe
 re-keyed as before: where the producer's key differs, the runtime re-keys. A producer that keys
 one sender's messages inconsistently splits that sender's state in two (the records keyed by the
 sender here, the others in the keyed stage): deterministic, so N processes still find what one
-finds, but a flood spread over both halves counts as two smaller ones. `RAILBIRD_CONSUMER_LOCAL_STATE
-=false` routes everything through the keyed stage instead.
+finds, but a flood spread over both halves counts as two smaller ones.
+`RAILBIRD_CONSUMER_LOCAL_STATE=false` routes everything through the keyed stage instead.
 """
 
 from __future__ import annotations
