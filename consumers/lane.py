@@ -35,7 +35,7 @@ from pipeline.findings import Finding
 
 log = logging.getLogger("railbird.consumer")
 T = TypeVar("T")
-Message = tuple[str, bytes | None, bytes, list[tuple[str, bytes]], int | None]
+Message = tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]], int | None]
 """A record to produce: topic, key, value, headers, partition (None: by key)."""
 
 DLQ_VALUE_LIMIT = 600_000
@@ -126,11 +126,12 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             self.metrics.events_in.labels(topic).inc(n)
         handled = self.processor.handle_batch(records)
         routes = [route for h in handled for route in h.routes]
+        outgoing = self._bundle(routes) + self._changelog()
         # Routed records go out first and are awaited after the API write: both waits overlap.
-        in_flight = self._start_sends(self._bundle(routes))
+        in_flight = self._start_sends(outgoing)
         dead = [(h.record, *h.dead) for h in handled if h.dead is not None]
         dead.extend(self._write_findings(handled))
-        self._finish_routes(routes, in_flight)
+        self._finish_routes(routes, outgoing, in_flight)
         self._produce_dead_letters(dead)
         self._count(handled)
         self._commit(records)
@@ -205,8 +206,19 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         topic, key, value, headers, partition = message
         return self.producer.send(topic, value=value, key=key, headers=headers or None, partition=partition)
 
-    def _finish_routes(self, routes: list[Route], in_flight: list[SendFuture] | KafkaError) -> None:
-        if not routes:
+    def _changelog(self) -> list[Message]:
+        """State changes the processor wants durable before the batch is committed (a processor
+        without `drain_changelog` keeps no state beyond what its lookback replay rebuilds)."""
+        drain: Callable[[], list[Message]] | None = getattr(self.processor, "drain_changelog", None)
+        return drain() if drain is not None else []
+
+    def _finish_routes(
+        self, routes: list[Route], outgoing: list[Message], in_flight: list[SendFuture] | KafkaError
+    ) -> None:
+        """Wait for the re-keyed bundles and changelog records; on a failure send them all again
+        (stage 2 drops duplicate routes; a changelog record is the key's whole state, so a repeat
+        is harmless)."""
+        if not outgoing:
             return
         try:
             if isinstance(in_flight, KafkaError):
@@ -214,7 +226,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             self._await(in_flight)
         except KafkaError as exc:
             log.warning("re-keying failed, re-sending the batch's routes: %s", exc, extra={"kind": "produce"})
-            self._retry("rekey", lambda: self._send_all(self._bundle(routes)))
+            self._retry("rekey", lambda: self._send_all(outgoing))
         for topic, n in Counter(r.topic for r in routes).items():
             self.metrics.events_out.labels(topic, "rekey").inc(n)
 
