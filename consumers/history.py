@@ -1,13 +1,17 @@
-"""Reads the retained recent past of one partition, for rebuilding a detector's state."""
+"""Reads the retained recent past of one partition, for rebuilding a detector's state, and a
+changelog partition from its beginning to its end."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 
 from kafka import KafkaConsumer, TopicPartition
 
 from consumers.ports import RecordLike
+
+log = logging.getLogger("railbird.consumer")
 
 
 class KafkaHistoryReader:
@@ -55,3 +59,46 @@ class KafkaHistoryReader:
         if found is None or found.timestamp < 0:
             return until_offset
         return max(beginning, int(found.offset))
+
+    def read_all(self, tp: TopicPartition) -> Iterator[RecordLike]:
+        """Every record of `tp` from its beginning to its end (a changelog: compacted, so the last
+        value of each key is there), in order.
+
+        The end is the broker's end offset when the reader lands on it exactly (Apache Kafka);
+        tansu answers the base offset of the last batch + 1, so when the reader overshoots it, it
+        reads on until a poll brings nothing. Gives up, with a warning, after `max_idle_polls`
+        empty polls short of the end."""
+        consumer = KafkaConsumer(
+            bootstrap_servers=self._bootstrap,
+            enable_auto_commit=False,
+            group_id=None,
+            client_id="railbird-changelog",
+            fetch_max_wait_ms=20,  # tansu holds an empty fetch this long: the last poll's cost
+            max_poll_records=10_000,
+        )
+        try:
+            consumer.assign([tp])
+            begin = int(consumer.beginning_offsets([tp])[tp])
+            end = int(consumer.end_offsets([tp])[tp])
+            if end <= begin:
+                return
+            consumer.seek(tp, begin)
+            idle = 0
+            while True:
+                batch = consumer.poll(timeout_ms=self._poll_timeout_ms).get(tp, [])
+                yield from batch
+                position = int(consumer.position(tp))
+                if batch:
+                    idle = 0
+                    if position == end:
+                        return
+                    continue
+                if position > end:
+                    return  # past tansu's short end, and nothing more came
+                idle += 1
+                if idle >= self._max_idle_polls:
+                    log.warning("changelog read stopped short of its end", extra={"topic": tp.topic,
+                                "partition": tp.partition, "offset": position})
+                    return
+        finally:
+            consumer.close()

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from kafka import TopicPartition
 
+from consumers.changelog import Changelog, ChangelogReader, Message
 from consumers.local_stage import LocalHistory, local_entry, local_names, runs_here
 from consumers.ports import RecordLike
 from consumers.processing import (
@@ -27,7 +28,7 @@ from consumers.processing import (
     decode_record,
     prefetch,
 )
-from consumers.topics import rekey_topic
+from consumers.topics import changelog_topic, rekey_topic
 from pipeline.contracts import INPUT_TOPICS, Event
 from pipeline.detector import Detector
 from pipeline.findings import Finding
@@ -49,7 +50,10 @@ class InputProcessor:
         make_detectors: Callable[[], Mapping[str, Detector]] | None = None,
         history: HistoryReader | None = None,
         lookback_s: float = 0.0,
+        changelog: ChangelogReader | None = None,
     ) -> None:
+        """`changelog`: keep the local states' durable stores in the input topic's changelog topic
+        (`consumers.changelog`), restored with this reader; None: replay only."""
         self._prefix = prefix
         self._detectors = dict(detectors)
         self._single = {name: Pipeline({name: d}, rules=rules) for name, d in detectors.items()}
@@ -62,6 +66,7 @@ class InputProcessor:
         self._local: dict[str, KeyedProcessor] = {}
         self._make_local = make_detectors
         self._local_args = (rules, history, lookback_s)
+        self._changelog = changelog
 
     def handle(self, record: RecordLike) -> Handled:
         """Decode, run or route every detector of the record's topic."""
@@ -115,8 +120,9 @@ class InputProcessor:
                 history, eligible=lambda t: self._eligible.get(t, frozenset()), keys_of=self._keys,
                 decode=lambda t, r: None if isinstance(e := decode_record(t, r), Handled) else e,
             )
+            log = None if self._changelog is None else Changelog(changelog_topic(topic, self._prefix), self._changelog)
             found = self._local[topic] = KeyedProcessor(
-                make_detectors=self._make_local, rules=rules, history=reader, lookback_s=lookback_s
+                make_detectors=self._make_local, rules=rules, history=reader, lookback_s=lookback_s, changelog=log
             )
         return found
 
@@ -161,6 +167,10 @@ class InputProcessor:
             for slot, n in local.anomalies().items():
                 out[slot] = out.get(slot, 0) + n
         return out
+
+    def drain_changelog(self) -> list[Message]:
+        """The local states' changelog records since the last call (see `KeyedProcessor`)."""
+        return [m for local in self._local.values() for m in local.drain_changelog()]
 
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
         """Local states are kept until the next assignment says whether they are still ours."""

@@ -5,8 +5,10 @@ Two stages share one `Lane` loop:
   by the record's own key run there; the others are routed to the re-key topic by their state key.
 - `KeyedProcessor` (here) reads the re-key topic. It keeps separate detector instances per assigned
   partition, so a partition's state is a function of that partition's records only; on assignment
-  it rebuilds the state by replaying the partition's retained lookback (see docs/operations.md,
-  "State"). Stage 1 uses the same class for its local state, over input partitions.
+  it rebuilds the state from the partition's changelog (the state that outlives the lookback,
+  `consumers.changelog`), then by replaying the partition's retained lookback (see
+  docs/operations.md, "State"). Stage 1 uses the same class for its local state, over input
+  partitions.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Protocol
 from kafka import TopicPartition
 
 from consumers.bundle import DETECTORS_HEADER, SOURCE_TOPIC_HEADER, expand
+from consumers.changelog import Changelog, Message, stores_of
 from consumers.ports import RecordLike
 from pipeline.contracts import DecodeError, Event, decode
 from pipeline.contracts.deadletter import ErrorKind
-from pipeline.detector import Detector
+from pipeline.detector import Detector, DurableState
 from pipeline.findings import Finding
 from pipeline.rules import RulesConfig
 from pipeline.runner import DetectorError, Pipeline
@@ -181,6 +184,8 @@ class PartitionState:
     next_offset: int = 0
     routes: dict[tuple[str, ...], tuple[Pipeline, int, tuple[str, ...]]] = field(default_factory=dict)
     """Pipelines by detector list (see `KeyedProcessor._pipeline_for`)."""
+    stores: dict[str, DurableState] = field(default_factory=dict)
+    """The detectors' durable stores (only with a changelog)."""
 
 
 class KeyedProcessor:
@@ -194,14 +199,18 @@ class KeyedProcessor:
         history: HistoryReader | None,
         lookback_s: float,
         seen_capacity: int = 50_000,
+        changelog: Changelog | None = None,
     ) -> None:
         self._make = make_detectors
+        self._changelog = changelog
         self._rules = rules
         self._history = history
         self._lookback_s = lookback_s
         self._seen_capacity = seen_capacity
         self._parts: dict[int, PartitionState] = {}
         self.replayed = 0
+        self.restored = 0
+        """Keys restored from the changelog, over every rebuild."""
 
     def handle(self, record: RecordLike) -> Handled:
         """Run the listed detectors of the partition on the routed event, once per route."""
@@ -241,6 +250,8 @@ class KeyedProcessor:
         if not state.seen.add(f"{record.key!r}/{event.event_id}"):
             return Handled(record)
         pipeline, known, skipped = self._pipeline_for(state, names)
+        for store in state.stores.values():
+            store.at(record.offset)
         outcome = pipeline.process(source, event)
         if known and len(outcome.errors) == known:
             return all_failed(record, list(outcome.errors))
@@ -274,13 +285,20 @@ class KeyedProcessor:
                         out[(name, kind)] = out.get((name, kind), 0) + n
         return out
 
+    def drain_changelog(self) -> list[Message]:
+        """The changelog records of every change since the last call (the lane produces them and
+        waits for their acks before committing the batch)."""
+        if self._changelog is None:
+            return []
+        return [m for number, state in self._parts.items() for m in self._changelog.drain(number, state.stores)]
+
     def on_revoked(self, partitions: Iterable[TopicPartition]) -> None:
         """Keep the states: if the same partitions come back untouched, no replay is needed."""
 
     def on_assigned(
         self, partitions: Iterable[TopicPartition], committed: Callable[[TopicPartition], int | None]
     ) -> None:
-        """Keep still-current states, drop the others, rebuild new ones from the lookback."""
+        """Keep still-current states, drop the others, rebuild new ones (changelog, lookback)."""
         assigned = {tp.partition: tp for tp in partitions}
         for number in set(self._parts) - set(assigned):
             del self._parts[number]
@@ -292,12 +310,22 @@ class KeyedProcessor:
             self._parts[number] = self._rebuild(tp, start)
 
     def _fresh(self) -> PartitionState:
-        return PartitionState(dict(self._make()), SeenIds(self._seen_capacity))
+        detectors = dict(self._make())
+        stores = stores_of(detectors) if self._changelog is not None else {}
+        return PartitionState(detectors, SeenIds(self._seen_capacity), stores=stores)
 
     def _rebuild(self, tp: TopicPartition, until: int | None) -> PartitionState:
         state = self._fresh()
-        if until is None or until == 0 or self._history is None:
+        if until is None or until == 0:
             return state  # never committed: the consumer starts at the beginning anyway
+        if self._changelog is not None:
+            # Offences of records at or after `until` were processed but never committed: they are
+            # read again from there, so the restore leaves them out. Restored keys are not changes;
+            # what the replay adds that the changelog lacked is, and goes out with the next batch.
+            self.restored += self._changelog.restore(tp.partition, state.stores, before=until)
+        if self._history is None:
+            state.next_offset = until
+            return state
         # The findings of replayed records were written before their offsets were committed.
         chunk: list[tuple[PartitionState, RecordLike]] = []
         for record in self._history.read(tp, lookback_s=self._lookback_s, until_offset=until):

@@ -16,15 +16,16 @@ from dataclasses import dataclass
 from kafka import KafkaConsumer
 
 from consumers.api_client import ReviewApiClient
+from consumers.changelog import Changelog
 from consumers.history import KafkaHistoryReader
 from consumers.input_stage import InputProcessor
 from consumers.lane import Lane, LaneConfig
-from consumers.local_stage import local_names
+from consumers.local_stage import LOCAL_STATE_TOPICS, local_names
 from consumers.metrics import ConsumerMetrics
 from consumers.ports import ProducerPort
 from consumers.processing import KeyedProcessor, Processor
 from consumers.retry import Backoff
-from consumers.topics import REKEY_MARK, rekey_source, rekey_topic
+from consumers.topics import REKEY_MARK, changelog_topic, rekey_source, rekey_topic
 from pipeline.contracts import INPUT_TOPICS, dlq_topic
 from pipeline.detector import Detector, StatefulDetector
 from pipeline.rules import RulesConfig
@@ -67,9 +68,14 @@ def lane_topics(inputs: Iterable[str], prefix: str) -> list[str]:
 
 
 def internal_topics(topics: Iterable[str]) -> list[str]:
-    """Every topic a set of lanes reads or writes besides the inputs: re-key and dead-letter topics."""
+    """Every topic a set of lanes (`lane_topics`) reads or writes besides the inputs: re-key,
+    dead-letter and changelog topics (of the re-key topic and of the inputs that keep local state;
+    the deployment's prefix is the re-key topic's)."""
     chosen = list(topics)
-    return [t for t in chosen if REKEY_MARK in t] + [dlq_topic(t) for t in chosen]
+    rekeyed = [t for t in chosen if REKEY_MARK in t]
+    prefixes = [t.split(REKEY_MARK, 1)[0] for t in rekeyed]
+    changelogs = [changelog_topic(t, p) for p in prefixes for t in chosen if t in LOCAL_STATE_TOPICS or REKEY_MARK in t]
+    return rekeyed + [dlq_topic(t) for t in chosen] + list(dict.fromkeys(changelogs))
 
 
 def lookback_for(detectors: Iterable[Detector], default_s: float) -> float:
@@ -94,21 +100,25 @@ def build_processor(
         if not config.local_state:
             return InputProcessor(detectors=detectors, rules=rules, prefix=config.group_prefix)
         local = {n for t in INPUT_TOPICS for n in local_names(detectors, t)}
+        reader = KafkaHistoryReader(bootstrap=config.bootstrap)
         return InputProcessor(
             detectors=detectors,
             rules=rules,
             prefix=config.group_prefix,
             make_detectors=make_detectors,
-            history=KafkaHistoryReader(bootstrap=config.bootstrap),
+            history=reader,
+            changelog=reader,
             # Only the local detectors' windows: the hand detectors' long ones are stage 2's.
             lookback_s=lookback_for([d for n, d in detectors.items() if n in local], config.state_lookback_s),
         )
 
+    reader = KafkaHistoryReader(bootstrap=config.bootstrap)
     return KeyedProcessor(
         make_detectors=make_detectors,
         rules=rules,
-        history=KafkaHistoryReader(bootstrap=config.bootstrap),
+        history=reader,
         lookback_s=lookback_for(make_detectors().values(), config.state_lookback_s),
+        changelog=Changelog(changelog_topic(topic, config.group_prefix), reader),
     )
 
 

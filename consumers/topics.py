@@ -16,6 +16,14 @@ DLQ_RETENTION_MS = 30 * DAY_MS
 REKEY_RETENTION_MS = 7 * DAY_MS
 """Re-key topics are where a moved partition's state is rebuilt from (the lookback, 13 h by
 default): a week covers the lookback with room for a long outage of the consumers."""
+CHANGELOG_RETENTION_MS = 60 * DAY_MS
+"""Changelog topics are compacted (the last value per key) and also deleted by age: a value not
+rewritten for 60 days holds only offences older than the ledger's window (30 days by default,
+`rules.chat_offence_window`; raise this with a longer window), so its player is forgotten there
+as in memory. This bounds the topic to the players who offended within the retention."""
+CHANGELOG_SEGMENT_MS = 3_600_000
+"""Compaction only cleans closed segments: rolling them hourly keeps the uncompacted tail (read
+in full by a rebuild) at about an hour of changes, not the default week."""
 
 
 def topic_configs(topic: str, *, lookback_s: float = 0.0) -> dict[str, str]:
@@ -23,7 +31,14 @@ def topic_configs(topic: str, *, lookback_s: float = 0.0) -> dict[str, str]:
     could silently be too short. Dead-letter topics keep a month; re-key topics a week and never
     less than twice the state lookback (a rebuild reads `now - lookback` to the committed offset).
     Input topics belong to the game servers and enforcement.events to its consumers: the broker's
-    defaults (docs/operations.md, "Apache Kafka settings"). Only applied on creation."""
+    defaults (docs/operations.md, "Apache Kafka settings"). Changelog topics are compacted and
+    deleted by age (`CHANGELOG_RETENTION_MS`). Only applied on creation."""
+    if CHANGELOG_MARK in topic:
+        return {
+            "cleanup.policy": "compact,delete",
+            "retention.ms": str(CHANGELOG_RETENTION_MS),
+            "segment.ms": str(CHANGELOG_SEGMENT_MS),
+        }
     if topic.endswith(dlq_topic("")):
         return {"retention.ms": str(DLQ_RETENTION_MS)}
     if REKEY_MARK in topic:
@@ -47,12 +62,16 @@ def ensure_topics(
     lookback_s: float = 0.0,
 ) -> list[str]:
     """Create the missing topics with `partitions` partitions and `topic_configs`; returns the ones
-    created. An existing topic keeps its settings (change them with the broker's tools)."""
+    created. A changelog topic gets its stage topic's partition count when that topic exists (the
+    changelog of partition n is partition n). An existing topic keeps its settings (change them
+    with the broker's tools)."""
     wanted = topics if topics is not None else railbird_topics()
     admin = _admin(bootstrap, timeout_s)
     try:
         existing = set(admin.list_topics())
         missing = [t for t in wanted if t not in existing]
+        sources = {changelog_source(t) for t in missing}
+        counts = _partition_counts(admin, {s for s in sources if s is not None and s in existing})
         if missing:
             # Another process may create them between our list and create: that is fine.
             with contextlib.suppress(TopicAlreadyExistsError):
@@ -60,7 +79,7 @@ def ensure_topics(
                     [
                         NewTopic(
                             t,
-                            num_partitions=partitions,
+                            num_partitions=counts.get(changelog_source(t) or "", partitions),
                             replication_factor=replication,
                             topic_configs=topic_configs(t, lookback_s=lookback_s) or None,
                         )
@@ -70,6 +89,13 @@ def ensure_topics(
         return missing
     finally:
         admin.close()
+
+
+def _partition_counts(admin: KafkaAdminClient, topics: set[str]) -> dict[str, int]:
+    """Partitions of existing topics, by name."""
+    if not topics:
+        return {}
+    return {str(d["name"]): len(d["partitions"]) for d in admin.describe_topics(sorted(topics))}
 
 
 def _admin(bootstrap: str, timeout_s: float) -> KafkaAdminClient:
@@ -106,3 +132,22 @@ def rekey_topic(topic: str, prefix: str = "railbird") -> str:
 def rekey_source(topic: str, prefix: str) -> str | None:
     """`KEYED_STREAM` for this deployment's re-key topic (the keyed stage), None for any other."""
     return KEYED_STREAM if topic == rekey_topic("", prefix) else None
+
+
+CHANGELOG_MARK = ".changelog."
+
+
+def changelog_topic(topic: str, prefix: str = "railbird") -> str:
+    """The changelog topic of a stage topic (an input topic with local state, or the re-key
+    topic): `<prefix>.changelog.<input topic>` or `<prefix>.changelog.keyed`. Named after the
+    deployment's group prefix, as the re-key topic, so two deployments never restore each other's."""
+    suffix = KEYED_STREAM if rekey_source(topic, prefix) is not None else topic
+    return f"{prefix}{CHANGELOG_MARK}{suffix}"
+
+
+def changelog_source(topic: str) -> str | None:
+    """The stage topic a changelog topic belongs to, None for any other topic."""
+    prefix, mark, suffix = topic.partition(CHANGELOG_MARK)
+    if not mark:
+        return None
+    return rekey_topic("", prefix) if suffix == KEYED_STREAM else suffix

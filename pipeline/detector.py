@@ -51,3 +51,45 @@ class StatefulDetector(Detector, Protocol):
     def state_window(self) -> timedelta:
         """The longest span of events one state key remembers."""
         ...
+
+
+@runtime_checkable
+class DurableState(Protocol):
+    """State that must outlive the runtime's lookback replay, kept durable as a changelog.
+
+    A detector whose state spans more event time than a rebuild can replay (the offence ledger's
+    30 days against a 13 h lookback) exposes that state as values per state key. The streaming
+    runtime drains `changes` after each batch and writes them to a log-compacted topic (the last
+    value per key wins) before committing; on a rebuild it `restore`s every key's last value, then
+    replays the lookback as for any detector. Pure: no I/O; the runtime owns the topic.
+    """
+
+    @property
+    def store_name(self) -> str:
+        """Names the state in the changelog (several stores may share one topic)."""
+        ...
+
+    def at(self, position: int) -> None:
+        """The input position (a partition offset) of the event about to be processed: changes
+        it makes are stamped with it, so `restore` can drop what came from unacknowledged input."""
+        ...
+
+    def changes(self) -> list[tuple[str, bytes | None]]:
+        """(state key, its whole serialized value or None when it is gone) for every key changed
+        since the last call; draining."""
+        ...
+
+    def restore(self, key: str, value: bytes, *, before: int) -> None:
+        """Merge a key's value from the changelog, without what came from positions >= `before`
+        (processed but never committed: the input is read again from there). Not a change."""
+        ...
+
+
+@runtime_checkable
+class DurableDetector(Detector, Protocol):
+    """A detector whose state is (partly) a `DurableState`; detectors may share one store."""
+
+    @property
+    def durable(self) -> DurableState:
+        """The store this detector reads or writes."""
+        ...

@@ -11,31 +11,16 @@ through all of them and reports when a player's count reaches a rung of the ban 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from pipeline.categories import CATEGORIES
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detector import Detector
 from pipeline.detectors.chat.evidence import make_finding
+from pipeline.detectors.chat.offences import MAX_LINE, Offence, decode, encode
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.findings import Finding, Span
-
-
-@dataclass(frozen=True, slots=True)
-class Offence:
-    """One chat offence: the message that completed it, its category and finding."""
-
-    event_id: str
-    category: str
-    finding_id: str
-    detector: str
-    line: tuple[str, str, str, tuple[Span, ...]] = ("", "", "", ())
-    """(channel, nickname, text cut to `MAX_LINE` chars, spans within it) for the case's evidence."""
-
-
-MAX_LINE = 200
-"""Characters of each offending line the ledger keeps: enough to read, small enough to bound."""
 
 
 class OffenceLedger:
@@ -44,7 +29,13 @@ class OffenceLedger:
     An episode is a run of offences against the same house rule, each within `episode_gap` of the
     previous one: a rant of three insulting lines, or a flood, is one offence for escalation, not
     three; soliciting a phone number and then posing as support a minute later are two.
+
+    Its window (30 days) outlives the runtime's lookback replay (13 h), so it is a `DurableState`:
+    each changed player's whole history goes to a changelog, keyed by player (docs/operations.md,
+    "State").
     """
+
+    store_name = "chat.offence_ledger"
 
     def __init__(
         self,
@@ -58,13 +49,51 @@ class OffenceLedger:
         self._gap = episode_gap
         self._max_per_player = max_per_player
         self._players: BoundedMap[str, Window[Offence]] = BoundedMap(max_keys=max_players)
+        self._position = -1
+        self._changed: dict[str, None] = {}
 
-    def record(self, player_id: str, ts: datetime, offence: Offence) -> None:
-        """Add an offence to a player's history."""
-        history = self._players.get_or_create(
+    def _history(self, player_id: str) -> Window[Offence]:
+        return self._players.get_or_create(
             player_id, lambda: Window(span=self._window, max_items=self._max_per_player)
         )
+
+    def record(self, player_id: str, ts: datetime, offence: Offence) -> None:
+        """Add an offence to a player's history, once (the same finding of the same message again,
+        as a replay over a restored history re-records it, is not a second offence)."""
+        history = self._history(player_id)
+        if any(offence.same(o) for o in history.values()):
+            return
+        if offence.source < 0 <= self._position:
+            offence = replace(offence, source=self._position)
         history.add(ts, offence)
+        self._changed[player_id] = None
+
+    def at(self, position: int) -> None:
+        """The input position of the message about to be processed (stamped on its offences)."""
+        self._position = position
+
+    def changes(self) -> list[tuple[str, bytes | None]]:
+        """Each player changed since the last call with their whole history (None: evicted)."""
+        out: list[tuple[str, bytes | None]] = []
+        for player_id in self._changed:
+            history = self._players.get(player_id)
+            out.append((player_id, encode(history.stamped()) if history is not None and len(history) else None))
+        self._changed.clear()
+        return out
+
+    def restore(self, key: str, value: bytes, *, before: int) -> None:
+        """Merge a player's history from the changelog, without offences from input positions at
+        or after `before`; `ValueError` for a value this version cannot read."""
+        restored = [(ts, o) for ts, o in decode(value) if o.source < before]
+        if not restored:
+            return
+        current = self._players.get(key)
+        kept = current.stamped() if current is not None else []
+        merged = kept + [(ts, o) for ts, o in restored if not any(o.same(k) for _, k in kept)]
+        history = Window[Offence](span=self._window, max_items=self._max_per_player)
+        for ts, offence in sorted(merged, key=lambda x: x[0]):
+            history.add(ts, offence)
+        self._players.put(key, history)
 
     def offences(self, player_id: str, now: datetime) -> list[tuple[datetime, Offence]]:
         """A player's offences in the window ending at `now`, oldest first."""
@@ -128,6 +157,11 @@ class LedgerTap:
     ledger: OffenceLedger
 
     @property
+    def durable(self) -> OffenceLedger:
+        """The shared ledger: the state the runtime keeps in a changelog."""
+        return self.ledger
+
+    @property
     def name(self) -> str:
         """The wrapped detector's name."""
         return self.inner.name
@@ -174,6 +208,11 @@ class RepeatOffenderDetector:
     thresholds: tuple[int, ...] = (3, 5, 8)
     name: str = "chat.repeat_offender"
     topics: frozenset[str] = frozenset({CHAT})
+
+    @property
+    def durable(self) -> OffenceLedger:
+        """The shared ledger: the state the runtime keeps in a changelog."""
+        return self.ledger
 
     def key(self, event: Event) -> str:
         """State (the ledger) is per player."""
