@@ -9,12 +9,13 @@ partitions are paused and `poll()` keeps being called, so the group membership (
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -22,34 +23,33 @@ from typing import TypeVar
 from kafka import ConsumerRebalanceListener, TopicPartition
 from kafka.errors import CommitFailedError, KafkaError
 
-from consumers.api_client import ChunkResult, ReviewApiClient
-from consumers.bundle import BUNDLE_HEADER, SOURCE_TOPIC_HEADER, bundles, expand, pack
+from consumers.api_client import ReviewApiClient
+from consumers.bundle import expand
 from consumers.commits import PendingCommits
+from consumers.deadletters import letter_message
 from consumers.metrics import ConsumerMetrics
-from consumers.ports import ConsumerPort, ProducerPort, RecordLike, SendFuture, commit_offsets
+from consumers.outgoing import await_sends, bundle_routes, send_all, start_sends
+from consumers.ports import ConsumerPort, Message, ProducerPort, RecordLike, SendFuture, commit_offsets
 from consumers.processing import Handled, Processor, Route
 from consumers.retry import Backoff, StopRequestedError, TransientError, retry_forever
-from pipeline.contracts import DeadLetter, dlq_topic
-from pipeline.contracts.deadletter import ErrorKind
-from pipeline.findings import Finding
+from consumers.writer import Dead, FindingsWriter
 
 log = logging.getLogger("railbird.consumer")
 T = TypeVar("T")
-Message = tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]], int | None]
-"""A record to produce: topic, key, value, headers, partition (None: by key)."""
-
-DLQ_VALUE_LIMIT = 600_000
-"""Bytes of the original value a dead letter carries. Base64 grows it by 4/3 and the producer's
-largest request is 1 MiB: a bigger record could never be dead-lettered and would block its
-partition forever (found by tests/hostile). The rest is named by its size and sha256."""
+__all__ = ["Lane", "LaneConfig", "LaneStatus", "Message"]
 
 
-def _truncation_note(value: bytes | None) -> str:
-    raw = value or b""
-    if len(raw) <= DLQ_VALUE_LIMIT:
-        return ""
-    digest = hashlib.sha256(raw).hexdigest()
-    return f" (value truncated to its first {DLQ_VALUE_LIMIT} of {len(raw)} bytes, sha256 {digest})"
+@dataclass
+class InFlight:
+    """A processed batch whose effects are on their way: committed once all are acknowledged."""
+
+    records: Sequence[RecordLike]
+    handled: list[Handled]
+    routes: list[Route]
+    outgoing: list[Message]
+    sends: list[SendFuture] | KafkaError
+    written: Future[list[Dead]] | list[Dead]
+    started: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +64,10 @@ class LaneConfig:
     """While retrying, poll (paused) at least this often: far below `max_poll_interval_ms`."""
     async_commit: bool = True
     """Commit a batch's offsets without waiting for the broker's answer (see `Lane._commit`)."""
+    overlap_writes: bool = True
+    """Poll and process the next batch while this one's findings are written and its re-keyed
+    records acknowledged (see `consumers.writer`); its offsets are still committed only after.
+    Off: one batch at a time, each committed before the next poll."""
 
 
 @dataclass
@@ -92,18 +96,31 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
     status: LaneStatus = field(default_factory=LaneStatus)
     _pending_assignment: set[TopicPartition] | None = field(default=None, init=False, repr=False)
     _commits: PendingCommits = field(default_factory=PendingCommits, init=False, repr=False)
+    _in_flight: InFlight | None = field(default=None, init=False, repr=False)
+    _writer: FindingsWriter = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._writer = FindingsWriter(
+            api=self.api,
+            metrics=self.metrics,
+            backoff=self.backoff,
+            should_stop=self.stop.is_set,
+            on_retry=self._retrying,
+        )
 
     def run(self) -> None:
         """Loop until `stop` is set; the batch in hand is finished and committed, then close."""
         try:
             while not self.stop.is_set():
                 self.step()
+            self.drain()
             self._settle_commits()
         except StopRequestedError:
             log.warning(
                 "stopping with a batch in hand; it will be redelivered", extra={"group": self.config.group}
             )
         finally:
+            self._writer.close()
             self.consumer.close(autocommit=False)
 
     def step(self) -> int:
@@ -113,29 +130,66 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         polled = self.consumer.poll(
             timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_records
         )
+        if self._pending_assignment is not None:
+            # Commit the batch in hand first: the rebuild compares each partition's committed
+            # offset with the state's, and a state that is exact needs no replay.
+            self._finish_in_flight()
         self._apply_assignment()
         records = expand([r for batch in polled.values() for r in batch])
-        if records:
+        if not records:
+            self._finish_in_flight()
+        elif self.config.overlap_writes:
+            started = time.monotonic()
+            handled = self._process(records)  # while the previous batch is being written
+            self._finish_in_flight()
+            self._in_flight = self._start(records, handled, started, background=True)
+        else:
             self.handle_batch(records)
         return len(records)
 
     def handle_batch(self, records: Sequence[RecordLike]) -> None:
         """Process, route, write, dead-letter, then commit one polled batch."""
         started = time.monotonic()
+        self._finish(self._start(records, self._process(records), started, background=False))
+
+    def _process(self, records: Sequence[RecordLike]) -> list[Handled]:
         for topic, n in Counter(r.topic for r in records).items():
             self.metrics.events_in.labels(topic).inc(n)
-        handled = self.processor.handle_batch(records)
+        return self.processor.handle_batch(records)
+
+    def _start(self, records: Sequence[RecordLike], handled: list[Handled], started: float, *, background: bool) -> InFlight:
+        """Hand the batch's findings to the writer (its own thread when `background`) and its
+        re-keyed and changelog records to the producer; nothing is awaited here."""
+        written: Future[list[Dead]] | list[Dead]
+        if background:
+            # The API write first: it is what an automatic mute waits for.
+            written = self._writer.submit(handled, self._sleep)
         routes = [route for h in handled for route in h.routes]
-        outgoing = self._bundle(routes) + self._changelog()
-        # Routed records go out first and are awaited after the API write: both waits overlap.
-        in_flight = self._start_sends(outgoing)
-        dead = [(h.record, *h.dead) for h in handled if h.dead is not None]
-        dead.extend(self._write_findings(handled))
-        self._finish_routes(routes, outgoing, in_flight)
+        outgoing = bundle_routes(self.producer, routes) + self._changelog()
+        sends = start_sends(self.producer, outgoing)
+        if not background:  # the sends are in flight during the write
+            written = self._writer.write(handled, self._wait)
+        return InFlight(records, handled, routes, outgoing, sends, written, started)
+
+    def drain(self) -> None:
+        """Finish the batch in hand, if any: wait for its writes and acks, then commit it."""
+        self._finish_in_flight()
+
+    def _finish_in_flight(self) -> None:
+        batch, self._in_flight = self._in_flight, None
+        if batch is not None:
+            self._finish(batch)
+
+    def _finish(self, batch: InFlight) -> None:
+        """Wait for every effect of the batch, dead-letter what failed, then commit."""
+        dead: list[Dead] = [(h.record, *h.dead) for h in batch.handled if h.dead is not None]
+        dead.extend(self._written(batch.written))
+        self._finish_routes(batch.routes, batch.outgoing, batch.sends)
         self._produce_dead_letters(dead)
-        self._count(handled)
+        self._count(batch.handled)
+        records = batch.records
         self._commit(records)
-        elapsed = time.monotonic() - started
+        elapsed = time.monotonic() - batch.started
         now_ms = self.clock() * 1000
         topic = records[0].topic
         self.metrics.batch_seconds.labels(topic).observe(elapsed)
@@ -146,8 +200,6 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
     def _retry(self, what: str, operation: Callable[[], T]) -> T:
         def on_error(exc: TransientError, attempt: int) -> None:
             self.status.retrying = what
-            if what == "api":
-                self.metrics.api_errors.labels(exc.kind).inc()
             log.warning("%s failed, retrying: %s", what, exc, extra={"kind": exc.kind, "count": attempt})
 
         result = retry_forever(
@@ -157,6 +209,36 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             self.status.retrying = ""
             self._resume()
         return result
+
+    def _retrying(self, what: str) -> None:
+        self.status.retrying = what
+
+    def _sleep(self, delay_s: float) -> None:
+        """The writer thread's wait between retries (the lane's thread keeps the group alive)."""
+        self.stop.wait(delay_s)
+
+    def _written(self, written: Future[list[Dead]] | list[Dead]) -> list[Dead]:
+        """The batch's rejected findings once its write is acknowledged. While the writer thread
+        still works on it (a slow or failing API), every partition is paused and `poll()` keeps
+        being called, as during the lane's own retries: the back-pressure."""
+        if isinstance(written, Future):
+            try:
+                done = written.result(timeout=self.config.keepalive_s)
+            except FutureTimeout:
+                while True:
+                    self._wait(0)
+                    try:
+                        done = written.result(timeout=self.config.keepalive_s)
+                        break
+                    except FutureTimeout:
+                        continue
+                self._resume()
+        else:
+            done = written
+        if self.status.retrying == "api":
+            self.status.retrying = ""
+            self._resume()
+        return done
 
     def _wait(self, delay_s: float) -> None:
         """Sleep `delay_s` with every partition paused, polling so the group keeps us."""
@@ -177,35 +259,6 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         if paused:
             self.consumer.resume(*paused)
 
-    def _bundle(self, routes: list[Route]) -> list[Message]:
-        """One bundle record per re-key partition (see `consumers.bundle`)."""
-        if not routes:
-            return []
-        sizes = {t: len(self.producer.partitions_for(t)) for t in {r.topic for r in routes}}
-        grouped = bundles(((r.topic, r.key, r.detectors, r.source, r.value) for r in routes), sizes)
-        source = {r.topic: r.input_topic.encode() for r in routes}
-        return [
-            (
-                topic,
-                None,
-                pack(entries),
-                [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, source[topic])],
-                partition,
-            )
-            for (topic, partition), entries in grouped.items()
-        ]
-
-    def _start_sends(self, messages: list[Message]) -> list[SendFuture] | KafkaError:
-        """Hand the messages to the producer without waiting; the error if one send already failed."""
-        try:
-            return [self._send(m) for m in messages]
-        except KafkaError as exc:
-            return exc
-
-    def _send(self, message: Message) -> SendFuture:
-        topic, key, value, headers, partition = message
-        return self.producer.send(topic, value=value, key=key, headers=headers or None, partition=partition)
-
     def _changelog(self) -> list[Message]:
         """State changes the processor wants durable before the batch is committed (a processor
         without `drain_changelog` keeps no state beyond what its lookback replay rebuilds)."""
@@ -215,59 +268,21 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
     def _finish_routes(
         self, routes: list[Route], outgoing: list[Message], in_flight: list[SendFuture] | KafkaError
     ) -> None:
-        """Wait for the re-keyed bundles and changelog records; on a failure send them all again
-        (stage 2 drops duplicate routes; a changelog record is the key's whole state, so a repeat
-        is harmless)."""
+        """Wait for the re-keyed bundles and changelog records; on a failure send them all again."""
         if not outgoing:
             return
+        timeout = self.config.produce_timeout_s
         try:
             if isinstance(in_flight, KafkaError):
                 raise in_flight
-            self._await(in_flight)
+            await_sends(self.producer, in_flight, timeout)
         except KafkaError as exc:
             log.warning("re-keying failed, re-sending the batch's routes: %s", exc, extra={"kind": "produce"})
-            self._retry("rekey", lambda: self._send_all(outgoing))
+            self._retry("rekey", lambda: send_all(self.producer, outgoing, timeout))
         for topic, n in Counter(r.topic for r in routes).items():
             self.metrics.events_out.labels(topic, "rekey").inc(n)
 
-    def _await(self, futures: list[SendFuture]) -> None:
-        self.producer.flush(timeout=self.config.produce_timeout_s)
-        for f in futures:
-            f.get(timeout=self.config.produce_timeout_s)
-
-    def _send_all(self, messages: list[Message]) -> None:
-        """Send and wait for every ack; any failure re-sends all (stage 2 drops the duplicates)."""
-        try:
-            self._await([self._send(m) for m in messages])
-        except KafkaError as exc:
-            raise TransientError(f"produce failed: {type(exc).__name__}: {exc}", kind="produce") from exc
-
-    def _write_findings(self, handled: list[Handled]) -> list[tuple[RecordLike, ErrorKind, str]]:
-        source: dict[str, RecordLike] = {}
-        findings: list[Finding] = []
-        for h in handled:
-            for f in h.findings:
-                if f.finding_id not in source:
-                    source[f.finding_id] = h.record
-                    findings.append(f)
-        dead: list[tuple[RecordLike, ErrorKind, str]] = []
-        for chunk in self.api.chunks(findings):
-            result: ChunkResult = self._retry("api", lambda c=chunk: self.api.write_chunk(c))  # type: ignore[misc]
-            self.metrics.api_requests.inc(result.requests)
-            for rej in result.rejected:
-                self.metrics.api_errors.labels("rejected").inc()
-                log.error(
-                    "review API rejected a finding (%s): %s",
-                    rej.status,
-                    rej.message,
-                    extra={"event_id": rej.finding.finding_id, "detector": rej.finding.detector},
-                )
-                dead.append(
-                    (source[rej.finding.finding_id], "processing", f"review API {rej.status}: {rej.message}")
-                )
-        return dead
-
-    def _produce_dead_letters(self, dead: list[tuple[RecordLike, ErrorKind, str]]) -> None:
+    def _produce_dead_letters(self, dead: list[Dead]) -> None:
         if not dead:
             return
         now = datetime.fromtimestamp(self.clock(), UTC)
@@ -277,31 +292,14 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             if id(record) in seen:  # one record, several rejected findings: one dead letter
                 continue
             seen.add(id(record))
-            letter = DeadLetter(
-                topic=record.topic,
-                partition=record.partition,
-                offset=record.offset,
-                error_kind=kind,
-                error=reason + _truncation_note(record.value),
-                failed_at=now,
-                key_b64=DeadLetter.encode_bytes(record.key),
-                value_b64=DeadLetter.encode_bytes((record.value or b"")[:DLQ_VALUE_LIMIT]) or "",
-            )
-            messages.append(
-                (dlq_topic(record.topic), record.key, letter.model_dump_json().encode(), [], None)
-            )
+            messages.append(letter_message(record, kind, reason, now))
             self.metrics.dead_letters.labels(record.topic, kind).inc()
             log.warning(
                 "dead-lettered: %s",
                 reason,
-                extra={
-                    "topic": record.topic,
-                    "partition": record.partition,
-                    "offset": record.offset,
-                    "kind": kind,
-                },
+                extra={"topic": record.topic, "partition": record.partition, "offset": record.offset, "kind": kind},
             )
-        self._retry("dlq", lambda: self._send_all(messages))
+        self._retry("dlq", lambda: send_all(self.producer, messages, self.config.produce_timeout_s))
 
     def _count(self, handled: list[Handled]) -> None:
         for h in handled:

@@ -9,6 +9,9 @@ from typing import Any, Protocol
 from kafka import TopicPartition
 from kafka.structs import OffsetAndMetadata
 
+Message = tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]], int | None]
+"""A record to produce: topic, key, value (None: a tombstone), headers, partition (None: by key)."""
+
 
 class RecordLike(Protocol):
     """What the runtime reads from a consumed record (kafka-python's `ConsumerRecord` fits)."""

@@ -190,3 +190,11 @@ class FakeProducer:
     def on(self, topic: str) -> list[tuple[bytes | None, bytes | None, list[tuple[str, bytes]] | None]]:
         """Acknowledged (key, value, headers) sent to one topic."""
         return [(k, v, h) for t, k, v, h in self.acked if t == topic]
+
+
+def step(lane: Any) -> int:
+    """One `Lane.step()` and then `drain()`: with overlapping writes (the default) the batch polled
+    is committed only at the next step; tests that check one batch's effects finish it here."""
+    handled = int(lane.step())
+    lane.drain()
+    return handled

@@ -9,7 +9,7 @@ from kafka import TopicPartition
 from kafka.errors import RequestTimedOutError
 
 from pipeline.contracts import CHAT
-from tests.consumers.kafka_fakes import FakeConsumer
+from tests.consumers.kafka_fakes import FakeConsumer, step
 from tests.consumers.review_api_double import IngestStore
 from tests.consumers.test_consumer_lane import chat_bytes, make_lane
 
@@ -36,10 +36,10 @@ def test_a_failed_asynchronous_commit_is_committed_again_before_the_next_poll() 
     consumer.append(CHAT, 0, chat_bytes("e2", "gg"))
     lane, _, _ = make_lane(consumer, store)
     consumer.fail_next = True
-    assert lane.step() == 2
+    assert step(lane) == 2
     assert consumer.async_sent == [{TP0: 2}] and consumer.commits == []  # written, commit failed
     polls = consumer.polls
-    lane.step()
+    step(lane)
     assert consumer.commits == [{TP0: 2}] and consumer.polls == polls + 1
 
 
@@ -47,9 +47,9 @@ def test_unanswered_commits_are_settled_synchronously_when_the_lane_stops() -> N
     consumer, store = SilentBroker(), IngestStore()
     consumer.append(CHAT, 0, chat_bytes("e1", "kys"))
     lane, _, _ = make_lane(consumer, store)
-    lane.step()
+    step(lane)
     consumer.append(CHAT, 0, chat_bytes("e2", "gg"))
-    lane.step()
+    step(lane)
     assert consumer.commits == [] and consumer.async_sent == [{TP0: 1}, {TP0: 2}]
     lane.stop.set()
     lane.run()
@@ -60,7 +60,7 @@ def test_a_commit_answered_successfully_is_not_sent_again() -> None:
     consumer, store = FakeConsumer(), IngestStore()  # the plain fake answers every commit at once
     consumer.append(CHAT, 0, chat_bytes("e1", "kys"))
     lane, _, _ = make_lane(consumer, store)
-    lane.step()
+    step(lane)
     lane.stop.set()
     lane.run()
     assert consumer.commits == [{TP0: 1}] and list(store.findings)

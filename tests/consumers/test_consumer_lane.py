@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Mapping
 
+import pytest
 from kafka import TopicPartition
 from prometheus_client import CollectorRegistry
 
@@ -18,7 +20,7 @@ from pipeline.contracts import CHAT, DeadLetter, Event, decode
 from pipeline.detector import Detector
 from pipeline.rules import RULES_PRESETS
 from tests.consumers.detector_doubles import ExplodingDetector, WordDetector
-from tests.consumers.kafka_fakes import FakeConsumer, FakeProducer
+from tests.consumers.kafka_fakes import FakeConsumer, FakeProducer, step
 from tests.consumers.review_api_double import TOKEN, IngestStore
 from tests.samples import chat_value
 
@@ -37,6 +39,7 @@ def make_lane(
     detectors: Mapping[str, Detector] | None = None,
     producer: FakeProducer | None = None,
     batch_size: int = 1000,
+    overlap: bool = True,
 ) -> tuple[Lane, FakeProducer, CollectorRegistry]:
     registry = CollectorRegistry()
     dets = detectors if detectors is not None else {"test.word": WordDetector()}
@@ -52,7 +55,7 @@ def make_lane(
         ),
         processor=InputProcessor(detectors=dets, rules=RULES),
         metrics=ConsumerMetrics.create(registry),
-        config=LaneConfig(group="g", keepalive_s=0.001),
+        config=LaneConfig(group="g", keepalive_s=0.001, overlap_writes=overlap),
         stop=threading.Event(),
         backoff=Backoff(base_s=0.001, cap_s=0.004),
     )
@@ -61,13 +64,14 @@ def make_lane(
     return lane, lane.producer, registry  # type: ignore[return-value]
 
 
-def test_findings_are_written_before_the_offsets_are_committed() -> None:
+@pytest.mark.parametrize("overlap", [True, False])
+def test_findings_are_written_before_the_offsets_are_committed(overlap: bool) -> None:
     consumer, store = FakeConsumer(), IngestStore()
     consumer.append(CHAT, 0, chat_bytes("e1", "gg"))
     consumer.append(CHAT, 0, chat_bytes("e2", "kys noob"))
     consumer.append(CHAT, 0, chat_bytes("e3", "nice hand"))
-    lane, _, registry = make_lane(consumer, store)
-    assert lane.step() == 3
+    lane, _, registry = make_lane(consumer, store, overlap=overlap)
+    assert step(lane) == 3
     assert [f["source_event_ids"] for f in store.findings.values()] == [["e2"]]
     assert consumer.commits == [{TP0: 3}]
     assert registry.get_sample_value("railbird_findings_total", {"detector": "test.word"}) == 1
@@ -81,7 +85,7 @@ def test_malformed_records_go_to_the_dlq_with_the_reason_and_the_lane_keeps_goin
     consumer.append(CHAT, 0, chat_bytes("e2", "kys", channel="private"))  # private needs recipient_id
     consumer.append(CHAT, 0, chat_bytes("e3", "kys"))
     lane, producer, registry = make_lane(consumer, store)
-    lane.step()
+    step(lane)
     letters = [DeadLetter.model_validate_json(v or b"") for _, v, _ in producer.on("chat.messages.dlq")]
     assert [(d.offset, d.error_kind) for d in letters] == [(0, "not_json"), (1, "invalid")]
     assert letters[0].original_value() == b"{not json" and letters[0].key_b64 == "cDE="
@@ -92,31 +96,34 @@ def test_malformed_records_go_to_the_dlq_with_the_reason_and_the_lane_keeps_goin
     )
 
 
-def test_no_commit_until_the_dead_letter_is_acknowledged() -> None:
+@pytest.mark.parametrize("overlap", [True, False])
+def test_no_commit_until_the_dead_letter_is_acknowledged(overlap: bool) -> None:
     consumer, store = FakeConsumer(), IngestStore()
     consumer.append(CHAT, 0, b"\xff\xfe")
     producer = FakeProducer(fail_next=2)
-    lane, _, _ = make_lane(consumer, store, producer=producer)
-    lane.step()
+    lane, _, _ = make_lane(consumer, store, producer=producer, overlap=overlap)
+    step(lane)
     assert producer.attempts == 3 and len(producer.on("chat.messages.dlq")) == 1
     assert consumer.commits == [{TP0: 1}]
 
 
-def test_api_outage_is_retried_with_partitions_paused_and_nothing_committed_meanwhile() -> None:
+@pytest.mark.parametrize("overlap", [True, False])
+def test_api_outage_is_retried_with_partitions_paused_and_nothing_committed_meanwhile(overlap: bool) -> None:
     consumer, store = FakeConsumer(), IngestStore()
     for i in range(5):
         consumer.append(CHAT, 0, chat_bytes(f"e{i}", "kys"))
     store.unavailable = 3
-    lane, _, registry = make_lane(consumer, store)
+    lane, _, registry = make_lane(consumer, store, overlap=overlap)
     commits_seen_during_outage: list[int] = []
     original = store.ingest
 
     def spy(body: object, auth: str | None) -> tuple[int, dict[str, object]]:
         commits_seen_during_outage.append(len(consumer.commits))
+        time.sleep(0.01)  # a slow API: the lane's thread must keep polling (paused) meanwhile
         return original(body, auth)
 
     store.ingest = spy  # type: ignore[method-assign]
-    lane.step()
+    step(lane)
     assert commits_seen_during_outage == [0, 0, 0, 0]
     assert store.statuses[503] == 3 and store.statuses[200] == 1
     assert consumer.paused_polls >= 3, "the lane must keep polling (paused) while it waits"
@@ -126,14 +133,15 @@ def test_api_outage_is_retried_with_partitions_paused_and_nothing_committed_mean
     assert registry.get_sample_value("railbird_api_write_errors_total", {"kind": "unavailable"}) == 3
 
 
-def test_a_rejected_finding_is_bisected_out_and_only_its_record_dead_lettered() -> None:
+@pytest.mark.parametrize("overlap", [True, False])
+def test_a_rejected_finding_is_bisected_out_and_only_its_record_dead_lettered(overlap: bool) -> None:
     consumer, store = FakeConsumer(), IngestStore()
     for i in range(8):
         consumer.append(CHAT, 0, chat_bytes(f"e{i}", "kys"))
-    lane, producer, _ = make_lane(consumer, store)
+    lane, producer, _ = make_lane(consumer, store, overlap=overlap)
     bad = WordDetector().process(json_event("e5"))[0].finding_id
     store.reject_ids = {bad}
-    lane.step()
+    step(lane)
     assert len(store.findings) == 7 and bad not in store.findings
     letters = [DeadLetter.model_validate_json(v or b"") for _, v, _ in producer.on("chat.messages.dlq")]
     assert [(d.offset, d.error_kind) for d in letters] == [(5, "processing")]
@@ -147,7 +155,7 @@ def test_batches_above_the_api_limit_are_split() -> None:
     for i in range(7):
         consumer.append(CHAT, 0, chat_bytes(f"e{i}", "kys"))
     lane, _, _ = make_lane(consumer, store, batch_size=3)
-    lane.step()
+    step(lane)
     assert store.requests == 3 and len(store.findings) == 7
 
 
@@ -156,7 +164,7 @@ def test_a_record_every_detector_raises_on_is_dead_lettered_others_are_not() -> 
     consumer.append(CHAT, 0, chat_bytes("e1", "boom"))
     consumer.append(CHAT, 0, chat_bytes("e2", "fine"))
     lane, producer, registry = make_lane(consumer, store, detectors={"test.exploding": ExplodingDetector()})
-    lane.step()
+    step(lane)
     letters = [DeadLetter.model_validate_json(v or b"") for _, v, _ in producer.on("chat.messages.dlq")]
     assert [(d.offset, d.error_kind) for d in letters] == [(0, "processing")]
     assert "detector bug" in letters[0].error
@@ -168,7 +176,7 @@ def test_one_failing_detector_does_not_dead_letter_the_record() -> None:
     consumer.append(CHAT, 0, chat_bytes("e1", "kys boom"))
     dets: dict[str, Detector] = {"test.exploding": ExplodingDetector(), "test.word": WordDetector()}
     lane, producer, _ = make_lane(consumer, store, detectors=dets)
-    lane.step()
+    step(lane)
     assert producer.on("chat.messages.dlq") == [] and len(store.findings) == 1
 
 

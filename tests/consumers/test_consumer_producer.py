@@ -22,7 +22,7 @@ from consumers.topics import rekey_topic
 from pipeline.contracts import CHAT
 from pipeline.rules import RULES_PRESETS
 from tests.consumers.detector_doubles import BurstDetector
-from tests.consumers.kafka_fakes import FakeConsumer, FakeFuture, FakeProducer
+from tests.consumers.kafka_fakes import FakeConsumer, FakeFuture, FakeProducer, step
 from tests.consumers.review_api_double import TOKEN, IngestStore
 from tests.samples import chat_value
 
@@ -129,7 +129,7 @@ def test_lane_recovers_from_a_fatal_producer_and_commits_only_after_the_new_one_
     )
     consumer.listener = lane
     consumer.rebalance([TopicPartition(CHAT, 0)])
-    assert lane.step() == 4
+    assert step(lane) == 4
     dead, healthy = factory.made
     assert dead.fatal and dead.attempts > 0 and not dead.acked
     routed = b"".join(v or b"" for _, v, _ in healthy.on(rekey_topic(CHAT)))

@@ -21,7 +21,7 @@ from pipeline.contracts import CHAT
 from pipeline.detector import Detector
 from pipeline.rules import RULES_PRESETS
 from tests.consumers.detector_doubles import BurstDetector, TalkativeDetector, WordDetector
-from tests.consumers.kafka_fakes import FakeConsumer, FakeProducer, FakeRecord
+from tests.consumers.kafka_fakes import FakeConsumer, FakeProducer, FakeRecord, step
 from tests.consumers.review_api_double import TOKEN, IngestStore
 from tests.samples import chat_value
 
@@ -74,7 +74,7 @@ def route_all(records: list[bytes]) -> FakeProducer:
     dets: dict[str, Detector] = {"test.word": WordDetector(), "test.burst": BurstDetector()}
     lane = lane_for(consumer, InputProcessor(detectors=dets, rules=RULES), store, producer)
     consumer.rebalance([TopicPartition(CHAT, 0), TopicPartition(CHAT, 1)])
-    while lane.step():
+    while step(lane):
         pass
     return producer
 
@@ -130,7 +130,7 @@ def test_one_route_per_distinct_state_key_listing_the_detectors_that_share_it() 
     }
     lane = lane_for(consumer, InputProcessor(detectors=dets, rules=RULES), IngestStore(), producer)
     consumer.rebalance([TopicPartition(CHAT, 0)])
-    lane.step()
+    step(lane)
     routes = {k: h["rb-detectors"] for _, k, h in routed(producer)}
     assert routes == {b"t1": b"test.burst", b"p1": b"test.talkative,test.talkative2"}
 
@@ -144,7 +144,7 @@ def test_two_routes_of_one_event_landing_in_one_partition_are_both_applied() -> 
     }
     lane_for(consumer, InputProcessor(detectors=dets, rules=RULES), IngestStore(), producer)
     consumer.rebalance([TopicPartition(CHAT, 0)])
-    consumer.listener.step()
+    step(consumer.listener)
     log = FakeConsumer()
     for _, key, value, headers in producer.sent_to(REKEY):
         log.append(REKEY, 0, value, key=key, headers=tuple(headers or ()))  # all in one partition
@@ -160,14 +160,14 @@ def test_two_routes_of_one_event_landing_in_one_partition_are_both_applied() -> 
     )
     lane = lane_for(log, processor, store, FakeProducer())
     log.rebalance([TopicPartition(REKEY, 0)])
-    lane.step()
+    step(lane)
     assert sorted(f["detector"] for f in store.findings.values()) == ["test.burst", "test.talkative"]
 
 
 def run_keyed(consumer: FakeConsumer, processor: KeyedProcessor, store: IngestStore) -> None:
     lane = lane_for(consumer, processor, store, FakeProducer())
     consumer.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
-    while lane.step():
+    while step(lane):
         pass
 
 
@@ -191,7 +191,7 @@ def test_state_rebuilt_after_a_partition_move_gives_the_findings_of_one_process(
     first, second = IngestStore(), IngestStore()
     lane_a = lane_for(moved_log, keyed(LogHistory(moved_log)), first, FakeProducer())
     moved_log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
-    lane_a.step()  # 4 bundles, committed
+    step(lane_a)  # 4 bundles, committed
     committed_by_a = dict(moved_log.committed_offsets)
     processor_b = keyed(LogHistory(moved_log))
     lane_for(moved_log, processor_b, second, FakeProducer())  # a new process takes the partitions over
@@ -211,16 +211,16 @@ def test_a_partition_that_comes_back_untouched_keeps_its_state_a_moved_one_is_re
     processor = keyed(LogHistory(log))
     lane = lane_for(log, processor, IngestStore(), FakeProducer())
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
-    lane.step()
+    step(lane)
     assert processor.replayed == 0 and sum(log.committed_offsets.values()) == 4
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
-    lane.step()
+    step(lane)
     assert processor.replayed == 0, "its committed offset is where its state stops: no replay"
     moved = next(tp for tp, off in log.committed_offsets.items() if off < log.highwater(tp))
     log.committed_offsets[moved] += 1  # meanwhile another owner processed one more record
     expected = entries_below(log, {moved: log.committed_offsets[moved]})
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
-    lane.step()
+    step(lane)
     assert processor.replayed == expected, "that partition is rebuilt from its history"
 
 
@@ -235,7 +235,7 @@ def test_a_routed_record_the_broker_does_not_ack_is_resent_before_the_commit() -
         producer,
     )
     consumer.rebalance([TopicPartition(CHAT, 0)])
-    lane.step()
+    step(lane)
     entries = expand(
         [FakeRecord(REKEY, p or 0, 0, k, v, tuple(h or ())) for p, k, v, h in producer.sent_to(REKEY)]
     )
@@ -251,7 +251,7 @@ def test_a_route_for_a_detector_this_process_does_not_run_is_skipped_not_dead_le
     lane = lane_for(log, processor, store, FakeProducer())
     lane.metrics = ConsumerMetrics.create(registry)
     log.rebalance([TopicPartition(REKEY, 0), TopicPartition(REKEY, 1)])
-    while lane.step():
+    while step(lane):
         pass
     assert lane.producer.on(rekey_topic(CHAT) + ".dlq") == []  # type: ignore[attr-defined]
     assert registry.get_sample_value("railbird_detector_skipped_total", {"detector": "test.burst"}) == 12

@@ -14,7 +14,7 @@ import pytest
 from kafka import KafkaProducer
 
 from consumers.broker import EmbeddedBroker, free_port
-from consumers.lane import DLQ_VALUE_LIMIT
+from consumers.deadletters import DLQ_VALUE_LIMIT
 from consumers.topics import ensure_topics
 from pipeline.contracts import INPUT_TOPICS, DecodeError, decode, dlq_topic
 from tests.faults.rig import PARTITIONS, Rig, make_rig, wait_until
