@@ -2,7 +2,8 @@
 
 The value is a player's whole in-window history (not a delta), so a log-compacted topic keyed by
 player keeps exactly the last one and a re-sent value is harmless. Bounded: at most the ledger's
-`max_per_player` offences (64) of at most `MAX_LINE` characters each, a few kB; ~85 kB at worst.
+`max_per_player` offences (64) of at most `MAX_LINE` characters each, typically a few kB;
+160 kB at worst (128-character ids, 4-byte characters, 50 spans per line), far below 1 MB.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def decode(value: bytes) -> list[tuple[datetime, Offence]]:
         out = []
         for ts, event_id, category, finding_id, detector, channel, nickname, text, spans, source in body["o"]:
             line = (str(channel), str(nickname), str(text)[:MAX_LINE],
-                    tuple(Span(start=s, end=e, label=label) for s, e, label in spans))
+                    # Our own bytes, cast field by field: pydantic's validation was most of a restore.
+                    tuple(Span.model_construct(start=int(s), end=int(e), label=str(label)) for s, e, label in spans))
             offence = Offence(str(event_id), str(category), str(finding_id), str(detector), line, int(source))
             out.append((datetime.fromisoformat(ts), offence))
         return out
