@@ -106,7 +106,7 @@ def test_players_who_call_every_all_in_anyway_are_left_alone() -> None:
     # all-in calls add little (their own rate is shrunk towards everyone's, hence not p ~ 1) and
     # the combination stays above the threshold.
     assert detector.entries.p_value(("alice", "carol"), DEFAULT_THRESHOLDS)[3] > 1e-3
-    assert detector._tested(("alice", "carol"), p) > DEFAULT_THRESHOLDS.play_p
+    assert not detector._tested(("alice", "carol"), p, n, k)[0]
 
 
 def test_entry_tallies_are_bounded_least_recently_used_first() -> None:

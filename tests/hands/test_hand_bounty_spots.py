@@ -113,8 +113,9 @@ def _sequence(shapes: list[dict[str, object]]) -> list[list[str | None]]:
 
 def test_flagged_pair_stays_in_its_series_below_the_cooperative_share_gate() -> None:
     coop, contested = BLIND_ALL_IN, BLIND_ALL_IN_CONTESTED
-    # Flagged at T03 (4 of 4); two contested spots take the share to 4 of 6; the next cooperative
+    # Flagged at T02 (3 of 3: 18 chances without a bet and 6 of 6 all-in calls together, the smaller
+    # sample's bounds), T03 joins; two contested spots take the share to 4 of 6; the next cooperative
     # tournament (5 of 7, below the 80 % gate) still joins the series.
-    assert _sequence([coop] * 4 + [contested, contested, coop]) == [[], [], [], ["T03"], [], [], ["T06"]]
+    assert _sequence([coop] * 4 + [contested, contested, coop]) == [[], [], ["T02"], ["T03"], [], [], ["T06"]]
     # The same counts for a pair never flagged (contested first): 5 of 7 is below the gate.
     assert _sequence([contested, contested] + [coop] * 5) == [[]] * 7

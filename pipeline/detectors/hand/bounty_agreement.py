@@ -35,10 +35,11 @@ from pipeline.detectors.hand.bounty_state import (
     bump,
     message_evidence,
     overlap,
+    play_verdict,
 )
 from pipeline.detectors.hand.stream import HANDS_KEY, Admitted, HandStream, state_key
 from pipeline.findings import Finding, Span, stable_id
-from pipeline.hands.stats import binom_lower, fisher, score_from_p, shrunk_rate
+from pipeline.hands.stats import binom_lower, score_from_p, shrunk_rate
 from pipeline.text_model import TextClassifier
 
 
@@ -307,12 +308,10 @@ class BountyAgreementDetector:
         p_spots = binom_lower(n - k, n, 1.0 - c0)
         return n, k, min(1.0, 2 * min(p_bets, p_spots))  # two tests: Bonferroni
 
-    def _tested(self, pair: tuple[str, str], p_check: float) -> float:
-        """The play p-value at the stated sample: twice the smaller (Bonferroni) of the check-down p
-        and Fisher's combination of it with the all-in-call test (`EntryBook`); independent under
-        honest play, as joining an all-in pot comes before what one does once both are in it."""
-        p_entry = self.entries.p_value(pair, self.t)[3]
-        return min(1.0, 2 * min(p_check, fisher([p_check, p_entry])))
+    def _tested(self, pair: tuple[str, str], p_check: float, n: int, k: int) -> tuple[bool, float]:
+        """`play_verdict` with the all-in-call test (`EntryBook`) of the pair."""
+        p_calls = self.entries.p_value(pair, self.t)[3]
+        return play_verdict(self.t, (n, k, pair in self.established), p_check, p_calls)
 
     def _finding_for(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> Finding | None:
         spots = state.pairs.get(pair)
@@ -322,10 +321,7 @@ class BountyAgreementDetector:
         n, k, p = self._play(pair)
         # The >= 80 % cooperative gate guards the first flag only: a flagged pair that plays some
         # all-ins straight stays in its own series while the p-value holds.
-        sampled = n >= self.t.play_min_spots and (k >= self.t.play_min_rate * n or pair in self.established)
-        if sampled:
-            p = self._tested(pair, p)
-        play = sampled and p <= self.t.play_p
+        play, p = self._tested(pair, p, n, k)
         if play:
             bump(self.established, pair, (1,), self.max_logged_pairs)
         if clues and spots.cooperative >= self.t.fused_min_coop:

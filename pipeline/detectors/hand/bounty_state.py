@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.contracts import ChatMessage, HandRecord
 from pipeline.hands.engine import Replay
 from pipeline.hands.features import BountySpot
-from pipeline.hands.stats import binom_sum_lower, shrunk_rate
+from pipeline.hands.stats import binom_sum_lower, fisher, shrunk_rate
 
 MAX_CLUES = 50
 MAX_NICKS = 1_000
@@ -48,6 +48,12 @@ class BountyThresholds:
     """Pseudo-chances of each shrinkage (population to the prior, players to the population)."""
     prior_entry_rate: float = 0.3
     """Rate of calling a third player's all-in that the population's own rate is shrunk to."""
+    few_spots: int = 3
+    """A smaller sample, all of it cooperative, held to the two stricter bounds below."""
+    few_spots_p: float = 1e-4
+    few_spots_calls_p: float = 1e-2
+    """At `few_spots`, the all-in-call test must also point the same way on its own: the check-down
+    test alone reaches ~1e-5 for an honest pair of frequent bettors that checked down twice."""
 
 
 DEFAULT_THRESHOLDS = BountyThresholds()
@@ -123,6 +129,23 @@ class TournamentState:
     emitted: set[tuple[str, ...]] = field(default_factory=set)
     soft: dict[tuple[str, str], list[HandRecord]] = field(default_factory=dict)
     """Pair -> heads-up hands in which neither bet into the other (a few, as evidence)."""
+
+
+def play_verdict(t: BountyThresholds, sample: tuple[int, int, bool], p_check: float, p_calls: float) -> tuple[bool, float]:
+    """(flagged, p-value) of a pair's play with (spots, cooperative, already flagged) over every
+    tournament. At the stated sample (>= `play_min_spots`, >= `play_min_rate` cooperative unless
+    already flagged) the p-value is twice the smaller (Bonferroni) of the check-down p and Fisher's
+    combination of it with the all-in-call p (independent under honest play: joining an all-in pot
+    comes before what one does once both are in it), flagged at `play_p`. At `few_spots`, every
+    one cooperative, the same p must reach `few_spots_p` and the all-in calls `few_spots_calls_p`
+    alone. Below both the check-down p is returned and nothing is flagged."""
+    n, k, established = sample
+    tested = min(1.0, 2 * min(p_check, fisher([p_check, p_calls])))
+    if n >= t.play_min_spots and (k >= t.play_min_rate * n or established):
+        return tested <= t.play_p, tested
+    if n >= t.few_spots and k == n:
+        return tested <= t.few_spots_p and p_calls <= t.few_spots_calls_p, tested
+    return False, p_check
 
 
 def message_evidence(c: Clue) -> dict[str, Any]:
