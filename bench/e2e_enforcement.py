@@ -30,8 +30,10 @@ from sqlalchemy import text
 
 from api.db import make_engine
 from bench._e2e_rig import (
+    GAME_SERVER_LINGER_MS,
     PLAYERS,
     ROOT,
+    bench_gc_off,
     chat_value,
     fresh_broker,
     pace,
@@ -116,7 +118,7 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
     # (Apache Kafka answers at once), so the watcher's 500 ms default would be measured, not Railbird.
     watcher = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
                             fetch_max_wait_ms=5)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=GAME_SERVER_LINGER_MS)
     stop = threading.Event()
     try:
         parts = [TopicPartition(ENFORCEMENT, p) for p in watcher.partitions_for_topic(ENFORCEMENT) or ()]
@@ -150,12 +152,13 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
             value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
             futures.append(producer.send(CHAT, key=(player or f"p{i % PLAYERS}").encode(), value=value))
 
-        achieved = pace(rate, seconds, send)
-        producer.flush(30)
-        track(traffic.ends, futures)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not set(sent) <= set(arrived):
-            time.sleep(0.2)
+        with bench_gc_off():
+            achieved = pace(rate, seconds, send)
+            producer.flush(30)
+            track(traffic.ends, futures)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not set(sent) <= set(arrived):
+                time.sleep(0.2)
         stop.set()
         thread.join(5)
         values = sorted(arrived[p] - t for p, t in sent.items() if p in arrived) or [float("nan")]

@@ -39,9 +39,11 @@ from typing import Any
 from kafka import KafkaProducer
 
 from bench._e2e_rig import (
+    GAME_SERVER_LINGER_MS,
     PLAYERS,
     Ends,
     bare_consume,
+    bench_gc_off,
     chat_value,
     cpu_seconds,
     fresh_broker,
@@ -128,7 +130,7 @@ def latency_run(bootstrap: str, store: IngestStore, api_url: str, traffic: Traff
     """p50/p99 produce -> finding written at a paced `rate`, with a settled group."""
     _, procs = start_group(processes, bootstrap, api_url, prefix, logdir, traffic.ends, mode=mode,
                            detectors=detectors, max_poll=200)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=GAME_SERVER_LINGER_MS)
     try:
         warm_up(producer, traffic.take, rate, WARMUP_S, traffic.ends)
         sent: dict[str, float] = {}
@@ -144,18 +146,19 @@ def latency_run(bootstrap: str, store: IngestStore, api_url: str, traffic: Traff
                 sent[f"b{i}"] = time.time()
             futures.append(producer.send(CHAT, key=(player or f"p{i % PLAYERS}").encode(), value=value))
 
-        achieved = pace(rate, seconds, send)
-        producer.flush(30)
-        track(traffic.ends, futures)
-        deadline = time.monotonic() + 30
-        latencies: dict[str, float] = {}
-        while time.monotonic() < deadline and len(latencies) < len(sent):
-            for fid, at in list(store.latencies):
-                for source in store.findings[fid]["source_event_ids"]:
-                    if source in sent:
-                        lat = at - sent[source]
-                        latencies[source] = min(latencies.get(source, lat), lat)
-            time.sleep(0.2)
+        with bench_gc_off():
+            achieved = pace(rate, seconds, send)
+            producer.flush(30)
+            track(traffic.ends, futures)
+            deadline = time.monotonic() + 30
+            latencies: dict[str, float] = {}
+            while time.monotonic() < deadline and len(latencies) < len(sent):
+                for fid, at in list(store.latencies):
+                    for source in store.findings[fid]["source_event_ids"]:
+                        if source in sent:
+                            lat = at - sent[source]
+                            latencies[source] = min(latencies.get(source, lat), lat)
+                time.sleep(0.2)
         values = sorted(latencies.values()) or [float("nan")]
         return {
             "achieved_rate_msgs_per_s": achieved,

@@ -64,10 +64,11 @@ class LaneConfig:
     """While retrying, poll (paused) at least this often: far below `max_poll_interval_ms`."""
     async_commit: bool = True
     """Commit a batch's offsets without waiting for the broker's answer (see `Lane._commit`)."""
-    overlap_writes: bool = True
+    overlap_writes: bool = False
     """Poll and process the next batch while this one's findings are written and its re-keyed
     records acknowledged (see `consumers.writer`); its offsets are still committed only after.
-    Off: one batch at a time, each committed before the next poll."""
+    Off (the default: on the 2-core bench it measured no better, docs/operations.md "Figures"):
+    one batch at a time, each committed before the next poll."""
 
 
 @dataclass

@@ -7,7 +7,6 @@ producer (thread-safe), the review API client (thread-safe) and the metrics.
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -54,6 +53,8 @@ class RuntimeConfig:
     retry_cap_s: float = 30.0
     local_state: bool = True
     """Run detectors keyed by the record's own key in stage 1 (`consumers.local_stage`)."""
+    overlap_writes: bool = False
+    """See `consumers.lane.LaneConfig.overlap_writes`."""
 
 
 def group_of(prefix: str, topic: str) -> str:
@@ -164,6 +165,7 @@ def build_lanes(
                 max_records=config.max_poll_records,
                 poll_timeout_ms=config.poll_timeout_ms,
                 keepalive_s=config.keepalive_s,
+                overlap_writes=config.overlap_writes,
             ),
             stop=stop,
             backoff=Backoff(base_s=config.retry_base_s, cap_s=config.retry_cap_s),
@@ -171,31 +173,6 @@ def build_lanes(
         consumer.subscribe([topic], listener=lane)
         lanes[topic] = lane
     return lanes
-
-
-GC_THRESHOLDS = (10_000, 20, 20)
-"""Collections of generation 0 after this many net allocations (Python's 700 is tuned for small
-scripts); see `tune_gc`."""
-
-
-def tune_gc() -> None:
-    """Freeze what exists now (models, lexicons, detectors) out of the cyclic collector and collect
-    the young generation less often.
-
-    Why: a lane allocates a few objects per record (records, events, findings, metrics) and keeps
-    large long-lived structures (classifier lexicons, detector state, replayed ids). With the
-    default thresholds the collector ran ~1,300 times over 20,000 chat messages and took a third of
-    the runtime's CPU (in-process profile with the test detectors; 1.1 s of 3.2 s), almost all of it
-    re-scanning the long-lived objects. Frozen and with these thresholds: 68 collections, 0.12 s,
-    and the whole run took 2.0 s of CPU instead of 3.2 s.
-    Nothing of the runtime relies on prompt collection of reference cycles. Called again when
-    `railbird consume` rebuilds its lanes (a new policy): what was frozen before is unfrozen first,
-    so the old lanes' cycles are collected rather than kept forever.
-    """
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def run_lanes(lanes: Mapping[str, Lane], *, stop: threading.Event) -> int:

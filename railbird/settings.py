@@ -49,6 +49,11 @@ class Settings(BaseSettings):
     consumer_local_state: bool = True
     """Detectors keyed by the producer's own key (chat by sender) keep their state in the input
     partition instead of going through the re-key topic (`consumers.local_stage`)."""
+    consumer_overlap_writes: bool = False
+    """Poll and process the next batch while the previous one's findings are written and its
+    re-keyed records acknowledged (`consumers.writer`). Off by default: on the 2-core bench, where
+    the API answers in ~5-30 ms, it measured no better (docs/operations.md); it pays off when the
+    review API is a network hop away."""
     consumer_retry_base_ms: int = Field(default=100, ge=1)
     consumer_retry_cap_ms: int = Field(default=30_000, ge=1)
     api_batch_size: int = Field(default=1000, ge=1, le=1000)

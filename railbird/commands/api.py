@@ -17,6 +17,7 @@ from api.outbox.leader import PgLeadership
 from api.outbox.relay import Producer, Relay, kafka_producer
 from consumers.topics import ensure_topics
 from pipeline.contracts import ENFORCEMENT
+from railbird.gc_tuning import tune_gc
 from railbird.settings import Settings
 
 
@@ -74,7 +75,9 @@ def worker_app(settings: Settings | None = None) -> FastAPI:
     """The app of one API process (uvicorn calls it without arguments in each worker)."""
     settings = settings or Settings()
     enabled = settings.relay_enabled and os.environ.get(NO_RELAY) != "1"
-    return create_app(settings=settings, relay_factory=relay_factory(settings) if enabled else None)
+    app = create_app(settings=settings, relay_factory=relay_factory(settings) if enabled else None)
+    tune_gc()  # the app, its models and schemas are built: see railbird.gc_tuning
+    return app
 
 
 def migrate_once(settings: Settings) -> None:

@@ -26,11 +26,11 @@ from consumers.runtime import (
     lane_topics,
     lookback_for,
     run_lanes,
-    tune_gc,
 )
 from consumers.topics import ensure_topics
 from pipeline.contracts import INPUT_TOPICS
 from pipeline.rules import RulesConfig
+from railbird.gc_tuning import tune_gc
 from railbird.settings import Settings
 
 log = logging.getLogger("railbird.consume")
@@ -62,6 +62,7 @@ def runtime_config(settings: Settings) -> RuntimeConfig:
         retry_base_s=settings.consumer_retry_base_ms / 1000,
         retry_cap_s=settings.consumer_retry_cap_ms / 1000,
         local_state=settings.consumer_local_state,
+        overlap_writes=settings.consumer_overlap_writes,
     )
 
 
@@ -166,7 +167,7 @@ def serve(
         metrics=metrics,
         stop=stop,
     )
-    tune_gc()  # after the models and detectors exist: see consumers.runtime.tune_gc
+    tune_gc()  # after the models and detectors exist: see railbird.gc_tuning
     server = None
     if metrics_port:
         readiness = Readiness({t: lane.status for t, lane in lanes.items()}, api.reachable)
