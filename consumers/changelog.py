@@ -20,13 +20,10 @@ from typing import Protocol
 
 from kafka import TopicPartition
 
-from consumers.ports import RecordLike
+from consumers.ports import Message, RecordLike
 from pipeline.detector import Detector, DurableState
 
 log = logging.getLogger("railbird.consumer")
-
-Message = tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]], int | None]
-"""A record to produce: topic, key, value, headers, partition (as `consumers.lane.Message`)."""
 
 KEY_SEPARATOR = "/"
 

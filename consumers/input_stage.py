@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from kafka import TopicPartition
 
-from consumers.changelog import Changelog, ChangelogReader, Message
+from consumers.changelog import Changelog, ChangelogReader
 from consumers.local_stage import LocalHistory, local_entry, local_names, runs_here
-from consumers.ports import RecordLike
+from consumers.ports import Message, RecordLike
 from consumers.processing import (
     DecodeCache,
     Handled,

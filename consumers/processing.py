@@ -22,8 +22,8 @@ from typing import Protocol
 from kafka import TopicPartition
 
 from consumers.bundle import DETECTORS_HEADER, SOURCE_TOPIC_HEADER, expand
-from consumers.changelog import Changelog, Message, stores_of
-from consumers.ports import RecordLike
+from consumers.changelog import Changelog, stores_of
+from consumers.ports import Message, RecordLike
 from pipeline.contracts import DecodeError, Event, decode
 from pipeline.contracts.deadletter import ErrorKind
 from pipeline.detector import Detector, DurableState
