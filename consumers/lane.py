@@ -278,7 +278,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 raise in_flight
             await_sends(self.producer, in_flight, timeout)
         except KafkaError as exc:
-            log.warning("re-keying failed, re-sending the batch's routes: %s", exc, extra={"kind": "produce"})
+            log.warning("producing the batch's re-keyed and changelog records failed, re-sending them: %s", exc, extra={"kind": "produce"})
             self._retry("rekey", lambda: send_all(self.producer, outgoing, timeout))
         for topic, n in Counter(r.topic for r in routes).items():
             self.metrics.events_out.labels(topic, "rekey").inc(n)
