@@ -25,7 +25,7 @@ from consumers.ports import ProducerPort
 from consumers.processing import KeyedProcessor, Processor
 from consumers.retry import Backoff
 from consumers.topics import REKEY_MARK, changelog_topic, rekey_source, rekey_topic
-from pipeline.contracts import INPUT_TOPICS, dlq_topic
+from pipeline.contracts import dlq_topic
 from pipeline.detector import Detector, StatefulDetector
 from pipeline.rules import RulesConfig
 
@@ -86,6 +86,17 @@ def lookback_for(detectors: Iterable[Detector], default_s: float) -> float:
     return max([default_s, *windows])
 
 
+def lane_lookback(topic: str, detectors: Mapping[str, Detector], *, prefix: str, default_s: float) -> float:
+    """Seconds of history a lane's rebuild replays, at least the default: on an input lane the
+    longest declared window among the detectors that may keep local state on `topic` (so SnapCam's
+    7-day reporter histories do not make chat's input lane replay a week of chat); on the re-key
+    lane every detector's, since all inputs share that one topic (`consumers.topics.rekey_topic`)."""
+    if rekey_source(topic, prefix) is None:
+        local = local_names(detectors, topic)
+        return lookback_for([d for n, d in detectors.items() if n in local], default_s)
+    return lookback_for(detectors.values(), default_s)
+
+
 def build_processor(
     topic: str, *, factory: DetectorFactory, rules: RulesConfig, config: RuntimeConfig
 ) -> Processor:
@@ -100,7 +111,6 @@ def build_processor(
         detectors = factory()
         if not config.local_state:
             return InputProcessor(detectors=detectors, rules=rules, prefix=config.group_prefix)
-        local = {n for t in INPUT_TOPICS for n in local_names(detectors, t)}
         reader = KafkaHistoryReader(bootstrap=config.bootstrap)
         return InputProcessor(
             detectors=detectors,
@@ -109,8 +119,7 @@ def build_processor(
             make_detectors=make_detectors,
             history=reader,
             changelog=reader,
-            # Only the local detectors' windows: the hand detectors' long ones are stage 2's.
-            lookback_s=lookback_for([d for n, d in detectors.items() if n in local], config.state_lookback_s),
+            lookback_s=lane_lookback(topic, detectors, prefix=config.group_prefix, default_s=config.state_lookback_s),
         )
 
     reader = KafkaHistoryReader(bootstrap=config.bootstrap)
@@ -118,7 +127,7 @@ def build_processor(
         make_detectors=make_detectors,
         rules=rules,
         history=reader,
-        lookback_s=lookback_for(make_detectors().values(), config.state_lookback_s),
+        lookback_s=lane_lookback(topic, make_detectors(), prefix=config.group_prefix, default_s=config.state_lookback_s),
         changelog=Changelog(changelog_topic(topic, config.group_prefix), reader),
     )
 

@@ -135,6 +135,12 @@ class CoordinatedReportingDetector:
         self._comments = DistinctInWindow(self.window)
         self._reported = BoundedMap(max_keys=self.max_reporters)
 
+    @property
+    def state_window(self) -> timedelta:
+        """Reporter histories span the window: a rebuild replays that much of the SnapCam
+        re-key topic (reports are few; the keyed lane of chat is not affected)."""
+        return self.window
+
     def key(self, event: Event) -> str:
         """One key: links span targets, and report volume is small enough for one partition."""
         return "snapcam"

@@ -67,6 +67,12 @@ class SnapCamTriageDetector:
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
 
+    @property
+    def state_window(self) -> timedelta:
+        """A reported player's reports are counted over the window: a rebuild replays that much
+        of the SnapCam input partition (local state: the topic is keyed by the reported player)."""
+        return self.window
+
     def key(self, event: Event) -> str:
         """State is per reported player."""
         return event.reported_id if isinstance(event, SnapCamReport) else event.event_id
