@@ -9,6 +9,7 @@ partitions are paused and `poll()` keeps being called, so the group membership (
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -134,15 +135,15 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         if self._pending_assignment is not None:
             # Commit the batch in hand first: the rebuild compares each partition's committed
             # offset with the state's, and a state that is exact needs no replay.
-            self._finish_in_flight()
+            self.drain()
         self._apply_assignment()
         records = expand([r for batch in polled.values() for r in batch])
         if not records:
-            self._finish_in_flight()
+            self.drain()
         elif self.config.overlap_writes:
             started = time.monotonic()
             handled = self._process(records)  # while the previous batch is being written
-            self._finish_in_flight()
+            self.drain()
             self._in_flight = self._start(records, handled, started, background=True)
         else:
             self.handle_batch(records)
@@ -174,9 +175,6 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
 
     def drain(self) -> None:
         """Finish the batch in hand, if any: wait for its writes and acks, then commit it."""
-        self._finish_in_flight()
-
-    def _finish_in_flight(self) -> None:
         batch, self._in_flight = self._in_flight, None
         if batch is not None:
             self._finish(batch)
@@ -188,14 +186,13 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         self._finish_routes(batch.routes, batch.outgoing, batch.sends)
         self._produce_dead_letters(dead)
         self._count(batch.handled)
-        records = batch.records
-        self._commit(records)
+        self._commit(batch.records)
         elapsed = time.monotonic() - batch.started
         now_ms = self.clock() * 1000
-        topic = records[0].topic
+        topic = batch.records[0].topic
         self.metrics.batch_seconds.labels(topic).observe(elapsed)
         latency = self.metrics.record_latency.labels(topic)
-        for r in records:
+        for r in batch.records:
             latency.observe(max(0.0, (now_ms - r.timestamp) / 1000))
 
     def _retry(self, what: str, operation: Callable[[], T]) -> T:
@@ -222,24 +219,23 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         """The batch's rejected findings once its write is acknowledged. While the writer thread
         still works on it (a slow or failing API), every partition is paused and `poll()` keeps
         being called, as during the lane's own retries: the back-pressure."""
-        if isinstance(written, Future):
-            try:
-                done = written.result(timeout=self.config.keepalive_s)
-            except FutureTimeout:
-                while True:
-                    self._wait(0)
-                    try:
-                        done = written.result(timeout=self.config.keepalive_s)
-                        break
-                    except FutureTimeout:
-                        continue
-                self._resume()
-        else:
-            done = written
+        done = self._result(written) if isinstance(written, Future) else written
         if self.status.retrying == "api":
             self.status.retrying = ""
             self._resume()
         return done
+
+    def _result(self, future: Future[list[Dead]]) -> list[Dead]:
+        try:
+            return future.result(timeout=self.config.keepalive_s)
+        except FutureTimeout:
+            pass
+        while not future.done():
+            self._wait(0)  # pauses every partition and polls
+            with contextlib.suppress(FutureTimeout):
+                future.result(timeout=self.config.keepalive_s)
+        self._resume()
+        return future.result()
 
     def _wait(self, delay_s: float) -> None:
         """Sleep `delay_s` with every partition paused, polling so the group keeps us."""

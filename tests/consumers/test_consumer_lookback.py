@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 
 from consumers.runtime import lane_lookback
@@ -20,20 +20,18 @@ DAY = 86_400.0
 
 @dataclass
 class Windowed:
-    """A stateful detector double keyed by the record's own key, with a declared window."""
+    """A stateful detector double with a declared window."""
 
     name: str
     topics: frozenset[str]
     window: timedelta
-    keyed_by_sender: bool = True
-    _seen: list[str] = field(default_factory=list)
 
     @property
     def state_window(self) -> timedelta:
         return self.window
 
     def key(self, event: Event) -> str:
-        return "sender" if self.keyed_by_sender else "table"
+        return "state key"
 
     def process(self, event: Event) -> Sequence[Finding]:
         return ()
@@ -42,7 +40,7 @@ class Windowed:
 def detectors() -> dict[str, Detector]:
     return {
         "chat.ledger": Windowed("chat.ledger", frozenset({CHAT}), timedelta(hours=2)),
-        "hand.pairs": Windowed("hand.pairs", frozenset({HAND}), timedelta(days=30), keyed_by_sender=False),
+        "hand.pairs": Windowed("hand.pairs", frozenset({HAND}), timedelta(days=30)),
         "snapcam.triage": SnapCamTriageDetector(),
         "snapcam.coordinated_reports": CoordinatedReportingDetector(),
     }
