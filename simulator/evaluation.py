@@ -11,6 +11,12 @@ Bounty agreements are rows per tournament, so there (4) a finding that names tou
 `tournament_id` and `evidence.tournaments`) matches only the rows of those tournaments: a case found
 in one tournament does not count for another one it merely overlaps in time. `bounty_breakdown`
 splits the rows by chat / no chat and by whether the pair acted on the agreement in play.
+
+Pair offences (bounty agreements, soft play, chip dumping) are offences of two players together, so
+there (5) a finding that names two or more players matches a row only when its first two are both
+among the row's players: a real colluder flagged with an honest player is a false pair, not a hit
+(before, condition (2) alone counted it). A finding naming one player (a table line of agreement
+talk) is matched on that player as before.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from simulator.truth import TruthRow
 DEFAULT_SLACK = timedelta(seconds=60)
 TOURNAMENT_SCOPED = frozenset({"bounty_agreement"})
 """Categories whose rows are per tournament: a finding naming tournaments matches only those."""
+PAIR_CATEGORIES = frozenset({"bounty_agreement", "soft_play", "chip_dumping"})
+"""Categories whose offence is a pair's: a finding naming a pair matches only rows of that pair."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +62,9 @@ def relevant_truth(rows: Iterable[TruthRow], *, exempt_formats: frozenset[str]) 
 def named_tournaments(finding: Finding) -> frozenset[str]:
     """The tournaments a finding speaks about: its own and those its evidence lists."""
     listed = finding.evidence.get("tournaments") if isinstance(finding.evidence, dict) else None
-    names = {t.get("tournament_id") for t in listed if isinstance(t, dict)} if isinstance(listed, list) else set()
+    names = (
+        {t.get("tournament_id") for t in listed if isinstance(t, dict)} if isinstance(listed, list) else set()
+    )
     names.add(finding.tournament_id)
     return frozenset(n for n in names if isinstance(n, str))
 
@@ -65,7 +75,15 @@ def _same_tournament(finding: Finding, row: TruthRow, names: frozenset[str]) -> 
     return row.tournament_id in names
 
 
-def match(findings: Sequence[Finding], truth: Sequence[TruthRow], *, slack: timedelta = DEFAULT_SLACK) -> list[Scored]:
+def _same_pair(finding: Finding, row: TruthRow) -> bool:
+    if row.category not in PAIR_CATEGORIES or len(finding.players) < 2:
+        return True
+    return set(finding.players[:2]) <= set(row.players)
+
+
+def match(
+    findings: Sequence[Finding], truth: Sequence[TruthRow], *, slack: timedelta = DEFAULT_SLACK
+) -> list[Scored]:
     """Each finding with the truth rows it matches."""
     index: dict[tuple[str, str], list[int]] = defaultdict(list)
     for k, row in enumerate(truth):
@@ -76,9 +94,12 @@ def match(findings: Sequence[Finding], truth: Sequence[TruthRow], *, slack: time
         start, end = interval(f)
         names = named_tournaments(f)
         hits = tuple(
-            k for k in index.get((f.category, f.subject), ())
-            if start <= truth[k].end + slack and end >= truth[k].start - slack
+            k
+            for k in index.get((f.category, f.subject), ())
+            if start <= truth[k].end + slack
+            and end >= truth[k].start - slack
             and _same_tournament(f, truth[k], names)
+            and _same_pair(f, truth[k])
         )
         out.append(Scored(f, hits))
     return out
@@ -103,8 +124,13 @@ def _delays(scored: Sequence[Scored], truth: Sequence[TruthRow]) -> dict[int, fl
 
 
 def score(
-    findings: Sequence[Finding], truth: Sequence[TruthRow], *, honest_hours: float,
-    registered: Sequence[str], slack: timedelta = DEFAULT_SLACK, honest_players: frozenset[str] = frozenset(),
+    findings: Sequence[Finding],
+    truth: Sequence[TruthRow],
+    *,
+    honest_hours: float,
+    registered: Sequence[str],
+    slack: timedelta = DEFAULT_SLACK,
+    honest_players: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """Precision, recall, median time to detection and false findings per 10k honest player-hours."""
     scored = match(findings, truth, slack=slack)
@@ -123,17 +149,28 @@ def score(
         status = "ok"
         owners = [n for n in registered if n.rsplit(".", 1)[-1] == cat]
         if not mine:
-            status = f"{', '.join(owners)} registered, no findings" if owners else "no detector emitted this category"
+            status = (
+                f"{', '.join(owners)} registered, no findings"
+                if owners
+                else "no detector emitted this category"
+            )
         elif not rows:
             status = "no offence of this category planted"
         per_category[cat] = {
-            "truth": len(rows), "findings": len(mine), "true_findings": true_findings, "found": len(found),
+            "truth": len(rows),
+            "findings": len(mine),
+            "true_findings": true_findings,
+            "found": len(found),
             "precision": _ratio(true_findings, len(mine)),
             "recall": _ratio(len(found), len(rows)),
             "median_ttd_s": round(statistics.median([delays[k] for k in found]), 1) if found else None,
-            "false_findings": false, "false_per_10k_honest_hours": _per_10k(false, honest_hours),
-            "false_on_honest_players": sum(1 for s in mine if not s.matched and s.finding.subject in honest_players),
-            "detectors": emitted_by, "status": status,
+            "false_findings": false,
+            "false_per_10k_honest_hours": _per_10k(false, honest_hours),
+            "false_on_honest_players": sum(
+                1 for s in mine if not s.matched and s.finding.subject in honest_players
+            ),
+            "detectors": emitted_by,
+            "status": status,
         }
     per_detector: dict[str, Any] = {}
     for name in sorted(set(registered) | {f.detector for f in findings}):
@@ -142,7 +179,8 @@ def score(
         rows = [k for k, r in enumerate(truth) if r.category in cats]
         hit_rows = {k for s in mine for k in s.matched}
         per_detector[name] = {
-            "findings": len(mine), "categories": cats,
+            "findings": len(mine),
+            "categories": cats,
             "precision": _ratio(sum(1 for s in mine if s.matched), len(mine)),
             "recall": _ratio(len(hit_rows), len(rows)),
             "false_per_10k_honest_hours": _per_10k(sum(1 for s in mine if not s.matched), honest_hours),
@@ -160,9 +198,14 @@ def score(
     total_false = sum(1 for s in scored if not s.matched)
     bounty = bounty_breakdown(truth, delays)
     return {
-        "match": {"slack_s": slack.total_seconds(), "rule": "same category, subject among truth players, windows overlap"},
+        "match": {
+            "slack_s": slack.total_seconds(),
+            "rule": "same category, subject among truth players (both of a named pair for pair offences), windows overlap",
+        },
         "totals": {
-            "findings": len(findings), "truth": len(truth), "false_findings": total_false,
+            "findings": len(findings),
+            "truth": len(truth),
+            "false_findings": total_false,
             "false_per_10k_honest_hours": _per_10k(total_false, honest_hours),
         },
         "categories": per_category,
@@ -172,8 +215,15 @@ def score(
     }
 
 
-BOUNTY_SPLITS = ("rows", "with_chat", "without_chat", "acted_on", "acted_on_with_chat", "acted_on_without_chat",
-                 "not_acted_on")
+BOUNTY_SPLITS = (
+    "rows",
+    "with_chat",
+    "without_chat",
+    "acted_on",
+    "acted_on_with_chat",
+    "acted_on_without_chat",
+    "not_acted_on",
+)
 
 
 def bounty_breakdown(truth: Sequence[TruthRow], found: dict[int, float]) -> dict[str, dict[str, Any]]:
