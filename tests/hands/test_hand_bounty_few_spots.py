@@ -18,7 +18,9 @@ from tests.hands.test_hand_bounty_spots import BLIND_ALL_IN
 T = DEFAULT_THRESHOLDS
 
 
-def _series(alone: list[dict[str, object]], tournaments: int = 3) -> tuple[BountyAgreementDetector, list[Finding]]:
+def _series(
+    alone: list[dict[str, object]], tournaments: int = 3
+) -> tuple[BountyAgreementDetector, list[Finding]]:
     """Each tournament: the two alone against shoves (`alone`), then Bob put all-in by his blind and
     Alice and Carol checking it down together (6 chances to bet into each other, none taken)."""
     detector = BountyAgreementDetector(stream=HandStream(pairs=PairBook()), ttl=timedelta(hours=2))
@@ -63,3 +65,20 @@ def test_the_smaller_sample_needs_both_kinds_of_evidence_and_every_spot_cooperat
     # 2 x Fisher(5e-3, 5e-3) ~ 1.1e-3 does not (it would at the stated sample only just miss too).
     assert play_verdict(T, (3, 3, False), 1e-3, 1e-3)[0]
     assert not play_verdict(T, (3, 3, False), 5e-3, 5e-3)[0]
+
+
+def test_a_pair_is_first_flagged_only_after_cooperating_in_a_second_tournament() -> None:
+    """Spots of one tournament share a table, stacks and opponents: five check-downs in one
+    tournament do not claim an agreement; one more in the next tournament does, and the case names
+    both tournaments."""
+    detector = BountyAgreementDetector(stream=HandStream(pairs=PairBook()), ttl=timedelta(hours=2))
+    findings: list[Finding] = []
+    shapes = [ALICE_FOLDS, CAROL_FOLDS, *[BLIND_ALL_IN] * 5]
+    for k, shape in enumerate(shapes):
+        findings += detector.process(_record(shape, tournament="T00", k=k))
+    n, k, p_check = detector._play(("alice", "carol"))
+    assert (n, k) == (5, 5) and findings == []
+    assert play_verdict(T, (n, k, False), p_check, detector.entries.p_value(("alice", "carol"), T)[3])[0]
+    findings += detector.process(_record(BLIND_ALL_IN, tournament="T01", k=0))
+    assert [f.players for f in findings] == [("alice", "carol")]
+    assert [e["tournament_id"] for e in findings[0].evidence["tournaments"]] == ["T00", "T01"]

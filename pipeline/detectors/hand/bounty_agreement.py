@@ -33,13 +33,15 @@ from pipeline.detectors.hand.bounty_state import (
     TournamentLog,
     TournamentState,
     bump,
+    check_down_p,
     message_evidence,
+    narrow,
     overlap,
     play_verdict,
 )
 from pipeline.detectors.hand.stream import HANDS_KEY, Admitted, HandStream, state_key
 from pipeline.findings import Finding, Span, stable_id
-from pipeline.hands.stats import binom_lower, score_from_p, shrunk_rate
+from pipeline.hands.stats import score_from_p
 from pipeline.text_model import TextClassifier
 
 
@@ -79,6 +81,8 @@ class BountyAgreementDetector:
         `MAX_PAIR_TOURNAMENTS` per pair, `max_logged_pairs` pairs, least recently active dropped
         first: ~1 kB per pair, so 20,000 pairs by default)."""
         self.max_logged_pairs = max_tournaments * 4
+        self.company: OrderedDict[tuple[str, str], frozenset[str]] = OrderedDict()
+        """Pair -> the other players dealt in at every one of its spots (bounded like `history`)."""
         self.established: OrderedDict[tuple[str, str], list[int]] = OrderedDict()
         """Pairs flagged from play (bounded like `logs`): no longer gated on their cooperative share."""
         self._last_clue: tuple[str, Clue | None] | None = None
@@ -154,7 +158,11 @@ class BountyAgreementDetector:
         del state.clues[:-MAX_CLUES]
         found = [self._finding_for(msg.tournament_id, state, pair, msg.ts) for pair in list(state.pairs)]
         findings = [f for f in found if f is not None]
-        findings += [f for pair in list(state.soft) for f in self._agreed_soft_play(msg.tournament_id, state, pair, msg.ts)]
+        findings += [
+            f
+            for pair in list(state.soft)
+            for f in self._agreed_soft_play(msg.tournament_id, state, pair, msg.ts)
+        ]
         if findings:
             return findings
         return self._chat_only(msg.tournament_id, state.emitted, clue)
@@ -199,6 +207,8 @@ class BountyAgreementDetector:
         named = [
             (tuple(sorted((record.players[s.pair[0]], record.players[s.pair[1]]))), s) for s in features.spots
         ]
+        # Every spot of the hand is tallied before any pair is judged: the verdict on one pair may
+        # weigh another pair of the same hand (`_explained`), whatever order the spots come in.
         for (a, b), spot in named:
             pair = state.pairs.setdefault((a, b), PairSpots())
             pair.spots += 1
@@ -215,6 +225,8 @@ class BountyAgreementDetector:
             bump(self.history, (a, b), (*counts, *overlap((a, b), named)), self.max_pairs)
             self.population = [x + y for x, y in zip(self.population, counts, strict=True)]
             self._log((a, b), record, spot.cooperative, spot.bounty_to_pair)
+            narrow(self.company, (a, b), record.players, self.max_pairs)
+        for (a, b), _ in named:
             finding = self._finding_for(record.tournament_id, state, (a, b), record.ts)
             if finding is not None:
                 out.append(finding)
@@ -240,7 +252,9 @@ class BountyAgreementDetector:
                 logs.popitem(last=False)
         entry.add(record, cooperative, bounty)
 
-    def _agreed_soft_play(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> list[Finding]:
+    def _agreed_soft_play(
+        self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime
+    ) -> list[Finding]:
         """Soft play under an agreement: agreement talk linking the pair, then heads-up pots between
         them in which neither bet. Alone, a checked-down pot is ordinary; after the talk it is the
         agreement carried out (the pair statistics need ~200 hands together for the same call)."""
@@ -249,13 +263,24 @@ class BountyAgreementDetector:
             return []
         # Only talk between the two of them: a table line links its sender with anyone who plays
         # along with him, which is enough to join a bounty hunt but too loose for soft play.
-        clues = [c for c in self._linked_clues(state, pair) if {c.message.player_id, c.message.recipient_id} >= set(pair)]
+        clues = [
+            c
+            for c in self._linked_clues(state, pair)
+            if {c.message.player_id, c.message.recipient_id} >= set(pair)
+        ]
         if not clues:
             return []
         state.emitted.add(("soft", *pair))
-        return [agreed_soft_play_finding(
-            tournament, pair, [(c.message, c.span) for c in clues], hands, ts, detector=self.name,
-        )]
+        return [
+            agreed_soft_play_finding(
+                tournament,
+                pair,
+                [(c.message, c.span) for c in clues],
+                hands,
+                ts,
+                detector=self.name,
+            )
+        ]
 
     def _linked_clues(self, state: TournamentState, pair: tuple[str, str]) -> list[Clue]:
         clues = [*state.clues, *self.private.get(pair[0], []), *self.private.get(pair[1], [])]
@@ -272,48 +297,41 @@ class BountyAgreementDetector:
         return list({c.message.event_id: c for c in out}.values())
 
     def _play(self, pair: tuple[str, str]) -> tuple[int, int, float]:
-        """(spots, cooperative, p-value) of the pair across tournaments. The test counts chances to
-        bet into the partner after a third player's all-in (each check, bet or raise while both were
-        in): P(at most the pair's bets) at both players' own bet rate in the same spots with other
-        opponents (hands without the partner), shrunk to the population's. A check-down over three
-        streets says more than one over the river alone; a spot with no chance to bet says nothing.
-        A second test on the count of cooperative spots covers pairs with few chances per spot."""
-        n, k, chances, bets, o_spots, o_coop, o_chances, o_bets = self.history.get(pair, [0] * 8)
-        with_chances = with_bets = with_spots = with_coop = 0
-        for p in pair:
-            ps, pk, pc, pb = self.player_history.get(p, [0, 0, 0, 0])
-            with_spots += ps - n
-            with_coop += pk - k
-            with_chances += pc - chances
-            with_bets += pb - bets
-        # The population without either player (their own checks must not lower the yardstick).
-        pop_chances = max(0, self.population[2] - with_chances - chances)
-        pop_bets = max(0, self.population[3] - with_bets - bets)
-        # Each player's own rate only from hands without the partner: a pair that checks down against
-        # everyone once both are in would otherwise lower its own yardstick.
-        base_chances = max(0, with_chances - o_chances)
-        base_bets = min(base_chances, max(0, with_bets - o_bets))
-        t = self.t
-        pop_rate = shrunk_rate(pop_bets, pop_chances, prior=t.prior_bet_rate, strength=t.prior_strength)
-        r0 = shrunk_rate(base_bets, base_chances, prior=pop_rate, strength=t.prior_strength)
-        p_bets = binom_lower(bets, chances, r0)
-        # Second test, on the count of cooperative spots (a pair with few chances per spot): P(at
-        # least k of n) at both players' cooperation rate without the partner, shrunk to everyone's.
-        pop_spots = max(0, self.population[0] - with_spots - n)
-        pop_coop = max(0, self.population[1] - with_coop - k)
-        pop_coop_rate = shrunk_rate(pop_coop, pop_spots, prior=t.prior_coop_rate, strength=t.prior_strength)
-        base_spots = max(0, with_spots - o_spots)
-        base_coop = min(base_spots, max(0, with_coop - o_coop))
-        c0 = shrunk_rate(base_coop, base_spots, prior=pop_coop_rate, strength=t.prior_strength)
-        p_spots = binom_lower(n - k, n, 1.0 - c0)
-        return n, k, min(1.0, 2 * min(p_bets, p_spots))  # two tests: Bonferroni
+        """(spots, cooperative, check-down p) of the pair across tournaments (`check_down_p`)."""
+        return check_down_p(self.t, pair, self.history, self.player_history, self.population)
 
     def _tested(self, pair: tuple[str, str], p_check: float, n: int, k: int) -> tuple[bool, float]:
         """`play_verdict` with the all-in-call test (`EntryBook`) of the pair."""
         p_calls = self.entries.p_value(pair, self.t)[3]
-        return play_verdict(self.t, (n, k, pair in self.established), p_check, p_calls)
+        established = pair in self.established
+        flagged, p = play_verdict(self.t, (n, k, established), p_check, p_calls)
+        # Spots of one tournament are not independent (one table, the same stacks and opponents):
+        # an agreement is first claimed only once the pair cooperated in more than one tournament.
+        tournaments = sum(1 for e in self.logs.get(pair, {}).values() if e.cooperative)
+        return flagged and (established or tournaments >= self.t.min_tournaments), p
 
-    def _finding_for(self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime) -> Finding | None:
+    def _explained(self, pair: tuple[str, str], p: float) -> bool:
+        """Whether the pair's play is better explained by another pair: a third player dealt in at
+        every one of its spots who forms a flagged pair, or one with a lower play p, with one of
+        the two. A colluder plays passively whenever his partner is dealt in, so an honest player
+        who often shares those hands with him looks like his partner (seen: seed 16, flagged 38 s
+        before the real pair). Held back, not dropped: the pair is judged again at its next spot,
+        and a spot without that third player clears him from the pair's company."""
+        for other in sorted(self.company.get(pair, ())):
+            for member in pair:
+                rival = (member, other) if member < other else (other, member)
+                if rival in self.established:
+                    return True
+                if rival not in self.history:
+                    continue
+                n, k, p_check = self._play(rival)
+                if self._tested(rival, p_check, n, k)[1] < p:
+                    return True
+        return False
+
+    def _finding_for(
+        self, tournament: str, state: TournamentState, pair: tuple[str, str], ts: datetime
+    ) -> Finding | None:
         spots = state.pairs.get(pair)
         if spots is None or spots.cooperative == 0:
             return None
@@ -322,10 +340,15 @@ class BountyAgreementDetector:
         # The >= 80 % cooperative gate guards the first flag only: a flagged pair that plays some
         # all-ins straight stays in its own series while the p-value holds.
         play, p = self._tested(pair, p, n, k)
+        if play and pair not in self.established and self._explained(pair, p):
+            play = False
         if play:
             bump(self.established, pair, (1,), self.max_logged_pairs)
         if clues and spots.cooperative >= self.t.fused_min_coop:
-            level, score = "fused", min(0.99, 0.9 + 0.05 * min(1.0, spots.cooperative / 4) + 0.04 * (spots.bounty > 0))
+            level, score = (
+                "fused",
+                min(0.99, 0.9 + 0.05 * min(1.0, spots.cooperative / 4) + 0.04 * (spots.bounty > 0)),
+            )
         elif play:
             level, score = "play", score_from_p(p * 10, floor=0.55, ceiling=0.7)
         else:
@@ -338,7 +361,9 @@ class BountyAgreementDetector:
         logs = [e for e in self.logs.get(pair, {}).values() if e.cooperative] if play else []
         return self._build(tournament, pair, level, score, spots, clues, (n, k, p), ts, logs)
 
-    def _chat_only(self, tournament: str | None, emitted: set[tuple[str, ...]], clue: Clue) -> Sequence[Finding]:
+    def _chat_only(
+        self, tournament: str | None, emitted: set[tuple[str, ...]], clue: Clue
+    ) -> Sequence[Finding]:
         m = clue.message
         players = tuple(dict.fromkeys(p for p in (m.player_id, m.recipient_id) if p))
         # Once per pair and agreement: the same line repeated (or the same @target named again) is
@@ -349,12 +374,31 @@ class BountyAgreementDetector:
         emitted.add(("chat", *players, target))
         if tournament is None and len(emitted) > self.max_pairs:
             emitted.clear()  # bounded; at worst a pair's private talk is reported once more
-        return (self._build(tournament, players, "chat", round(0.35 + 0.1 * clue.strength, 4), None, [clue], None, m.ts,
-                            id_extra=(target,)),)
+        return (
+            self._build(
+                tournament,
+                players,
+                "chat",
+                round(0.35 + 0.1 * clue.strength, 4),
+                None,
+                [clue],
+                None,
+                m.ts,
+                id_extra=(target,),
+            ),
+        )
 
     def _build(
-        self, tournament: str | None, players: tuple[str, ...], level: str, score: float, spots: PairSpots | None,
-        clues: list[Clue], play: tuple[int, int, float] | None, ts: datetime, logs: Sequence[TournamentLog] = (),
+        self,
+        tournament: str | None,
+        players: tuple[str, ...],
+        level: str,
+        score: float,
+        spots: PairSpots | None,
+        clues: list[Clue],
+        play: tuple[int, int, float] | None,
+        ts: datetime,
+        logs: Sequence[TournamentLog] = (),
         id_extra: tuple[str, ...] = (),
     ) -> Finding:
         hands = spots.hands if spots else []
@@ -364,15 +408,28 @@ class BountyAgreementDetector:
         if spots is not None and play is not None:
             pair = (players[0], players[-1])
             entries = self.entries.p_value(pair, self.t)
-            stat.update(value=spots.cooperative, spots=spots.spots, bounty_to_pair=spots.bounty,
-                        all_spots=play[0], all_cooperative=play[1], p_value=play[2],
-                        p_check_down=self._play(pair)[2],
-                        bet_chances_and_bets=self.history.get(pair, [0] * 8)[2:4],
-                        all_in_calls={"decisions": entries[0], "called": entries[1], "expected": entries[2],
-                                      "p_value": entries[3]},
-                        null_model=NULL_MODEL)
-        what = {"fused": "agreement talk and cooperative bounty play", "play": "cooperative play around all-in bounty targets",
-                "chat": "agreement talk"}[level]
+            stat.update(
+                value=spots.cooperative,
+                spots=spots.spots,
+                bounty_to_pair=spots.bounty,
+                all_spots=play[0],
+                all_cooperative=play[1],
+                p_value=play[2],
+                p_check_down=self._play(pair)[2],
+                bet_chances_and_bets=self.history.get(pair, [0] * 8)[2:4],
+                all_in_calls={
+                    "decisions": entries[0],
+                    "called": entries[1],
+                    "expected": entries[2],
+                    "p_value": entries[3],
+                },
+                null_model=NULL_MODEL,
+            )
+        what = {
+            "fused": "agreement talk and cooperative bounty play",
+            "play": "cooperative play around all-in bounty targets",
+            "chat": "agreement talk",
+        }[level]
         return Finding(
             finding_id=stable_id("fnd", self.name, tournament or "-", level, *players, *id_extra),
             detector=self.name,
@@ -386,12 +443,18 @@ class BountyAgreementDetector:
             window_end=max(times),
             tournament_id=tournament,
             summary=f"possible bounty agreement between {' and '.join(players)}: {what}",
-            source_event_ids=tuple(dict.fromkeys([*(c.message.event_id for c in clues), *(h.event_id for h in hands)])),
-            spans=tuple(Span(start=c.span[0], end=c.span[1], label="collusion_talk") for c in clues[:1] if c.span),
+            source_event_ids=tuple(
+                dict.fromkeys([*(c.message.event_id for c in clues), *(h.event_id for h in hands)])
+            ),
+            spans=tuple(
+                Span(start=c.span[0], end=c.span[1], label="collusion_talk") for c in clues[:1] if c.span
+            ),
             evidence={
                 "messages": [message_evidence(c) for c in clues[:10]],
                 "hands": [h.model_dump(mode="json") for h in hands],
-                "hand_ids": list(dict.fromkeys([*(h.hand_id for h in hands), *(i for e in logs for i in e.hand_ids)])),
+                "hand_ids": list(
+                    dict.fromkeys([*(h.hand_id for h in hands), *(i for e in logs for i in e.hand_ids)])
+                ),
                 "tournaments": [e.to_json() for e in logs],
                 "statistic": stat,
             },

@@ -5,7 +5,7 @@ tallies' helpers. Split from the detector module to keep each under ~400 lines."
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.contracts import ChatMessage, HandRecord
 from pipeline.hands.engine import Replay
 from pipeline.hands.features import BountySpot
-from pipeline.hands.stats import binom_sum_lower, fisher, shrunk_rate
+from pipeline.hands.stats import binom_lower, binom_sum_lower, fisher, shrunk_rate
 
 MAX_CLUES = 50
 MAX_NICKS = 1_000
@@ -48,6 +48,10 @@ class BountyThresholds:
     """Pseudo-chances of each shrinkage (population to the prior, players to the population)."""
     prior_entry_rate: float = 0.3
     """Rate of calling a third player's all-in that the population's own rate is shrunk to."""
+    min_tournaments: int = 2
+    """Tournaments with a cooperative spot before a pair is first flagged from play: spots of one
+    tournament share a table, stacks and opponents, and two honest pairs in 24 extra rooms reached
+    the play bound with 4 of 4 spots in one tournament (seeds 158 and 159)."""
     few_spots: int = 3
     """A smaller sample, all of it cooperative, held to the two stricter bounds below."""
     few_spots_p: float = 1e-4
@@ -131,7 +135,52 @@ class TournamentState:
     """Pair -> heads-up hands in which neither bet into the other (a few, as evidence)."""
 
 
-def play_verdict(t: BountyThresholds, sample: tuple[int, int, bool], p_check: float, p_calls: float) -> tuple[bool, float]:
+def check_down_p(
+    t: BountyThresholds,
+    pair: tuple[str, str],
+    history: Mapping[tuple[str, str], list[int]],
+    player_history: Mapping[str, list[int]],
+    population: Sequence[int],
+) -> tuple[int, int, float]:
+    """(spots, cooperative, check-down p) of a pair across tournaments, from the detector's tallies.
+    The test counts chances to bet into the partner after a third player's all-in (each check, bet
+    or raise while both were in): P(at most the pair's bets) at both players' own bet rate in the same spots with other
+    opponents (hands without the partner), shrunk to the population's. A check-down over three
+    streets says more than one over the river alone; a spot with no chance to bet says nothing.
+    A second test on the count of cooperative spots covers pairs with few chances per spot."""
+    n, k, chances, bets, o_spots, o_coop, o_chances, o_bets = history.get(pair, [0] * 8)
+    with_chances = with_bets = with_spots = with_coop = 0
+    for p in pair:
+        ps, pk, pc, pb = player_history.get(p, [0, 0, 0, 0])
+        with_spots += ps - n
+        with_coop += pk - k
+        with_chances += pc - chances
+        with_bets += pb - bets
+    # The population without either player (their own checks must not lower the yardstick).
+    pop_chances = max(0, population[2] - with_chances - chances)
+    pop_bets = max(0, population[3] - with_bets - bets)
+    # Each player's own rate only from hands without the partner: a pair that checks down against
+    # everyone once both are in would otherwise lower its own yardstick.
+    base_chances = max(0, with_chances - o_chances)
+    base_bets = min(base_chances, max(0, with_bets - o_bets))
+    pop_rate = shrunk_rate(pop_bets, pop_chances, prior=t.prior_bet_rate, strength=t.prior_strength)
+    r0 = shrunk_rate(base_bets, base_chances, prior=pop_rate, strength=t.prior_strength)
+    p_bets = binom_lower(bets, chances, r0)
+    # Second test, on the count of cooperative spots (a pair with few chances per spot): P(at
+    # least k of n) at both players' cooperation rate without the partner, shrunk to everyone's.
+    pop_spots = max(0, population[0] - with_spots - n)
+    pop_coop = max(0, population[1] - with_coop - k)
+    pop_coop_rate = shrunk_rate(pop_coop, pop_spots, prior=t.prior_coop_rate, strength=t.prior_strength)
+    base_spots = max(0, with_spots - o_spots)
+    base_coop = min(base_spots, max(0, with_coop - o_coop))
+    c0 = shrunk_rate(base_coop, base_spots, prior=pop_coop_rate, strength=t.prior_strength)
+    p_spots = binom_lower(n - k, n, 1.0 - c0)
+    return n, k, min(1.0, 2 * min(p_bets, p_spots))  # two tests: Bonferroni
+
+
+def play_verdict(
+    t: BountyThresholds, sample: tuple[int, int, bool], p_check: float, p_calls: float
+) -> tuple[bool, float]:
     """(flagged, p-value) of a pair's play with (spots, cooperative, already flagged) over every
     tournament. At the stated sample (>= `play_min_spots`, >= `play_min_rate` cooperative unless
     already flagged) the p-value is twice the smaller (Bonferroni) of the check-down p and Fisher's
@@ -185,6 +234,22 @@ def bump(table: OrderedDict[Any, list[int]], key: Any, counts: tuple[int, ...], 
         tally[i] += c
 
 
+def narrow(
+    table: OrderedDict[tuple[str, str], frozenset[str]], pair: tuple[str, str], dealt: Sequence[str], cap: int
+) -> None:
+    """Keep, per pair, the other players dealt in at every one of its spots (at most the table's
+    size), bounded and least recently used dropped first like the tallies."""
+    present = frozenset(dealt) - set(pair)
+    kept = table.get(pair)
+    if kept is None:
+        table[pair] = present
+        while len(table) > cap:
+            table.popitem(last=False)
+    else:
+        table[pair] = kept & present
+        table.move_to_end(pair)
+
+
 def first_all_in(replay: Replay) -> tuple[int, int] | None:
     """(target, step index) of the hand's first all-in, the same spot `hand_features` builds its
     bounty spots on; index -1 when the blind or ante put the target all-in before anyone acted."""
@@ -210,7 +275,9 @@ def entry_decisions(replay: Replay) -> list[tuple[int, bool, tuple[int, ...]]]:
             continue
         seen.add(s.player)
         if s.facing > 0:
-            out.append((s.player, s.kind != "fold", tuple(o for o in s.active if o not in (s.player, target))))
+            out.append(
+                (s.player, s.kind != "fold", tuple(o for o in s.active if o not in (s.player, target)))
+            )
     return out
 
 
@@ -252,9 +319,12 @@ class EntryBook:
         both = [self.players.get(p, [0, 0]) for p in pair]
         # Everyone else's rate: without either player (the partner's calls with him in are the
         # pattern under test, and must not raise his yardstick).
-        pop = shrunk_rate(max(0, self.population[1] - both[0][1] - both[1][1]),
-                          max(0, self.population[0] - both[0][0] - both[1][0]),
-                          prior=t.prior_entry_rate, strength=t.prior_strength)
+        pop = shrunk_rate(
+            max(0, self.population[1] - both[0][1] - both[1][1]),
+            max(0, self.population[0] - both[0][0] - both[1][0]),
+            prior=t.prior_entry_rate,
+            strength=t.prior_strength,
+        )
         groups, expected = [], 0.0
         for (own_n, own_k), n, k in ((both[0], n_a, k_a), (both[1], n_b, k_b)):
             if n == 0:
