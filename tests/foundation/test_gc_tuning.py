@@ -1,4 +1,5 @@
-"""`railbird.gc_tuning`: survivors of a full collection are frozen, every FULL_EVERY-th is complete."""
+"""`railbird.gc_tuning`: survivors of generation-1 and full collections are frozen; after every
+FULL_EVERY-th full collection everything is unfrozen so the next one is complete."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def restore_gc() -> Iterator[None]:
     gc.set_threshold(*thresholds)
 
 
-def test_tune_gc_freezes_what_exists_raises_thresholds_and_installs_the_hook_once(restore_gc: None) -> None:
+def test_tune_gc_freezes_what_exists_sets_thresholds_and_installs_the_hook_once(restore_gc: None) -> None:
     gc_tuning.tune_gc()
     gc_tuning.tune_gc()  # a consumer rebuilding its lanes calls it again
     assert gc.get_freeze_count() > 0
@@ -28,12 +29,21 @@ def test_tune_gc_freezes_what_exists_raises_thresholds_and_installs_the_hook_onc
     assert gc.callbacks.count(gc_tuning._HOOK) == 1
 
 
-def test_full_collections_freeze_their_survivors_and_every_nth_runs_unfrozen(restore_gc: None) -> None:
+def test_generation_one_survivors_are_frozen_young_ones_are_not(restore_gc: None) -> None:
+    gc_tuning.tune_gc()
+    young = [[i] for i in range(1000)]
+    frozen = gc.get_freeze_count()
+    gc.collect(0)  # a young collection: nothing frozen by the hook
+    assert gc.get_freeze_count() == frozen
+    gc.collect(1)  # its survivors, `young` among them, are never scanned again
+    assert gc.get_freeze_count() >= frozen + len(young)
+
+
+def test_full_collections_freeze_their_survivors_and_every_nth_leaves_all_unfrozen(restore_gc: None) -> None:
     gc_tuning.tune_gc()
     hook = gc_tuning._HOOK
     hook.full = 0
     kept = [[i] for i in range(1000)]  # long-lived objects created after the start
-    gc.collect(0)  # a young collection: nothing frozen by the hook
     frozen_before = gc.get_freeze_count()
     gc.collect()  # a full one: its survivors, `kept` among them, are frozen
     assert hook.full == 1
@@ -42,5 +52,7 @@ def test_full_collections_freeze_their_survivors_and_every_nth_runs_unfrozen(res
         gc.collect()
     assert hook.full == gc_tuning.FULL_EVERY
     assert gc.get_freeze_count() == 0, "after the Nth full collection everything is unfrozen"
+    gc.collect(1)  # until the next full one, generation-1 collections do not freeze again
+    assert gc.get_freeze_count() == 0
     gc.collect()  # ... so this one scanned everything, and freezes again
     assert gc.get_freeze_count() >= len(kept)
