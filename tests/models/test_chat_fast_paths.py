@@ -267,3 +267,18 @@ def test_memos_change_nothing_but_the_work(corpus: list[str]) -> None:
     fresh.clear_memos()
     assert not fresh.analyzer.lexicon._squeeze_memo and not fresh.analyzer.normalizer._bare_words
     assert warm_up == warm == fresh.classify(sample)
+
+
+def test_word_list_hits_equal_the_full_scan_once_every_word_is_memoised(clf: ChatClassifier) -> None:
+    """A line whose words are all memoised as unsqueezable skips the per-word look-ups; a listed
+    squeezed word ("fuuuck") among known words must still be found, and found the same way twice."""
+    lexicon = Lexicon(clf.model.lexicon)
+    normalizer = clf.analyzer.normalizer
+    lines = ["well well that river was good", "well that was fuuuck good", "good good call sir"]
+    views = [normalizer.views(line).folded for line in lines]
+    first = [lexicon.find(v) for v in views]
+    assert "well" in lexicon._unsqueezable and "good" in lexicon._unsqueezable
+    assert [lexicon.find(v) for v in views] == first == [reference_find(lexicon, v) for v in views]
+    assert first[1] and not first[0]  # the squeezed word is found among memoised ones
+    lexicon.clear_memo()
+    assert not lexicon._unsqueezable and not lexicon._squeeze_memo
