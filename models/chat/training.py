@@ -22,8 +22,9 @@ from models.chat.corpus.hate import BENIGN_TABLE, GROUPS, benign_group_lines, ha
 from models.chat.corpus.insults import insult_terms
 from models.chat.corpus.poker import TRAIN_CLEAN, TRAIN_SPAM, TRAIN_TOXIC
 from models.chat.data import LOADERS, SHIPPABLE, Sample, ru_corrected_train
+from models.chat.exclusions import EVERYDAY, POKER_SAFE
 from models.chat.features import NgramHasher, build_token_table, token_words
-from models.chat.lexicon import EVERYDAY, LANG_BIT, POKER_SAFE, Lexicon, build_terms
+from models.chat.lexicon import LANG_BIT, Lexicon, build_terms
 from models.chat.normalize import Normalizer
 
 log = logging.getLogger(__name__)
