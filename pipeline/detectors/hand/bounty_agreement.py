@@ -15,17 +15,16 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from pipeline.categories import rule_of
 from pipeline.contracts import CHAT, HAND, ChatMessage, Event, HandRecord
 from pipeline.detectors.hand.agreed_soft_play import agreed_soft_play_finding, soft_pairs
 from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
+from pipeline.detectors.hand.bounty_finding import bounty_finding, linked_clues, play_statistic
 from pipeline.detectors.hand.bounty_state import (
     DEFAULT_THRESHOLDS,
     MAX_CLUES,
     MAX_EVIDENCE,
     MAX_NICKS,
     MAX_PAIR_TOURNAMENTS,
-    NULL_MODEL,
     BountyThresholds,
     Clue,
     EntryBook,
@@ -34,13 +33,12 @@ from pipeline.detectors.hand.bounty_state import (
     TournamentState,
     bump,
     check_down_p,
-    message_evidence,
     narrow,
     overlap,
     play_verdict,
 )
 from pipeline.detectors.hand.stream import HANDS_KEY, Admitted, HandStream, state_key
-from pipeline.findings import Finding, Span, stable_id
+from pipeline.findings import Finding
 from pipeline.hands.stats import score_from_p
 from pipeline.text_model import TextClassifier
 
@@ -283,18 +281,7 @@ class BountyAgreementDetector:
         ]
 
     def _linked_clues(self, state: TournamentState, pair: tuple[str, str]) -> list[Clue]:
-        clues = [*state.clues, *self.private.get(pair[0], []), *self.private.get(pair[1], [])]
-        out = []
-        for c in clues:
-            m = c.message
-            talkers = {m.player_id, m.recipient_id} - {None}
-            target = state.nicks.get(c.target_nick.casefold()) if c.target_nick else None
-            partner = pair[1] if m.player_id == pair[0] else pair[0]
-            if m.player_id not in pair or partner == target:
-                continue
-            if talkers >= set(pair) or (m.channel != "private" and target is not None):
-                out.append(c)
-        return list({c.message.event_id: c for c in out}.values())
+        return linked_clues(state, self.private, pair)
 
     def _play(self, pair: tuple[str, str]) -> tuple[int, int, float]:
         """(spots, cooperative, check-down p) of the pair across tournaments (`check_down_p`)."""
@@ -401,61 +388,26 @@ class BountyAgreementDetector:
         logs: Sequence[TournamentLog] = (),
         id_extra: tuple[str, ...] = (),
     ) -> Finding:
-        hands = spots.hands if spots else []
-        times = [*(c.message.ts for c in clues), *(h.ts for h in hands), ts]
-        times += [t for e in logs for t in (e.first_ts, e.last_ts) if t is not None]
-        stat: dict[str, Any] = {"name": "cooperative_bounty_spots", "level": level}
+        statistic: dict[str, Any] = {}
         if spots is not None and play is not None:
             pair = (players[0], players[-1])
-            entries = self.entries.p_value(pair, self.t)
-            stat.update(
-                value=spots.cooperative,
-                spots=spots.spots,
-                bounty_to_pair=spots.bounty,
-                all_spots=play[0],
-                all_cooperative=play[1],
-                p_value=play[2],
+            statistic = play_statistic(
+                spots,
+                play,
                 p_check_down=self._play(pair)[2],
                 bet_chances_and_bets=self.history.get(pair, [0] * 8)[2:4],
-                all_in_calls={
-                    "decisions": entries[0],
-                    "called": entries[1],
-                    "expected": entries[2],
-                    "p_value": entries[3],
-                },
-                null_model=NULL_MODEL,
+                entries=self.entries.p_value(pair, self.t),
             )
-        what = {
-            "fused": "agreement talk and cooperative bounty play",
-            "play": "cooperative play around all-in bounty targets",
-            "chat": "agreement talk",
-        }[level]
-        return Finding(
-            finding_id=stable_id("fnd", self.name, tournament or "-", level, *players, *id_extra),
-            detector=self.name,
-            rule=rule_of("bounty_agreement"),
-            family="hand",
-            category="bounty_agreement",
-            score=score,
-            players=players,
+        return bounty_finding(
+            self.name,
+            tournament,
+            players,
+            level,
+            score,
+            spots=spots,
+            clues=clues,
             ts=ts,
-            window_start=min(times),
-            window_end=max(times),
-            tournament_id=tournament,
-            summary=f"possible bounty agreement between {' and '.join(players)}: {what}",
-            source_event_ids=tuple(
-                dict.fromkeys([*(c.message.event_id for c in clues), *(h.event_id for h in hands)])
-            ),
-            spans=tuple(
-                Span(start=c.span[0], end=c.span[1], label="collusion_talk") for c in clues[:1] if c.span
-            ),
-            evidence={
-                "messages": [message_evidence(c) for c in clues[:10]],
-                "hands": [h.model_dump(mode="json") for h in hands],
-                "hand_ids": list(
-                    dict.fromkeys([*(h.hand_id for h in hands), *(i for e in logs for i in e.hand_ids)])
-                ),
-                "tournaments": [e.to_json() for e in logs],
-                "statistic": stat,
-            },
+            statistic=statistic,
+            logs=logs,
+            id_extra=id_extra,
         )
