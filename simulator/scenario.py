@@ -41,6 +41,11 @@ def run_scenario(
         for err in outcome.errors:
             errors[err.detector] += 1
         events += 1
+    # The room has ended: what the reorder buffers (place-keyed chat, seat) still hold is emitted.
+    outcome = pipeline.flush()
+    findings.extend(outcome.findings)
+    for err in outcome.errors:
+        errors[err.detector] += 1
     elapsed = time.perf_counter() - began
     summary = room.summary()
     truth = relevant_truth(room.truth, exempt_formats=exempt_formats)
