@@ -18,6 +18,8 @@ Two costs, two measures:
   meanwhile are still reclaimed, late rather than never. That one is a long pause (it scans all
   detector state): about once every half hour per process at 500 chat messages/s, instead of a
   100-230 ms pause every minute.
+
+Nothing in Railbird relies on prompt collection of reference cycles (refcounting frees the rest).
 """
 
 from __future__ import annotations
