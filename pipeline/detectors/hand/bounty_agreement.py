@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from pipeline.contracts import CHAT, HAND, ChatMessage, Event, HandRecord
 from pipeline.detectors.hand.agreed_soft_play import agreed_soft_play_finding, soft_pairs
@@ -323,10 +322,10 @@ class BountyAgreementDetector:
         if spots is None or spots.cooperative == 0:
             return None
         clues = self._linked_clues(state, pair)
-        n, k, p = self._play(pair)
+        n, k, p_check = self._play(pair)
         # The >= 80 % cooperative gate guards the first flag only: a flagged pair that plays some
         # all-ins straight stays in its own series while the p-value holds.
-        play, p = self._tested(pair, p, n, k)
+        play, p = self._tested(pair, p_check, n, k)
         if play and pair not in self.established and self._explained(pair, p):
             play = False
         if play:
@@ -346,7 +345,25 @@ class BountyAgreementDetector:
         # Once play alone establishes the pattern, the case covers every bounty tournament in which
         # the pair cooperated, the earlier ones included: an analyst sees the whole series.
         logs = [e for e in self.logs.get(pair, {}).values() if e.cooperative] if play else []
-        return self._build(tournament, pair, level, score, spots, clues, (n, k, p), ts, logs)
+        statistic = play_statistic(
+            spots,
+            (n, k, p),
+            p_check_down=p_check,
+            bet_chances_and_bets=self.history.get(pair, [0] * 8)[2:4],
+            entries=self.entries.p_value(pair, self.t),
+        )
+        return bounty_finding(
+            self.name,
+            tournament,
+            pair,
+            level,
+            score,
+            spots=spots,
+            clues=clues,
+            ts=ts,
+            statistic=statistic,
+            logs=logs,
+        )
 
     def _chat_only(
         self, tournament: str | None, emitted: set[tuple[str, ...]], clue: Clue
@@ -361,53 +378,18 @@ class BountyAgreementDetector:
         emitted.add(("chat", *players, target))
         if tournament is None and len(emitted) > self.max_pairs:
             emitted.clear()  # bounded; at worst a pair's private talk is reported once more
+        score = round(0.35 + 0.1 * clue.strength, 4)
         return (
-            self._build(
+            bounty_finding(
+                self.name,
                 tournament,
                 players,
                 "chat",
-                round(0.35 + 0.1 * clue.strength, 4),
-                None,
-                [clue],
-                None,
-                m.ts,
+                score,
+                spots=None,
+                clues=[clue],
+                ts=m.ts,
+                statistic={},
                 id_extra=(target,),
             ),
-        )
-
-    def _build(
-        self,
-        tournament: str | None,
-        players: tuple[str, ...],
-        level: str,
-        score: float,
-        spots: PairSpots | None,
-        clues: list[Clue],
-        play: tuple[int, int, float] | None,
-        ts: datetime,
-        logs: Sequence[TournamentLog] = (),
-        id_extra: tuple[str, ...] = (),
-    ) -> Finding:
-        statistic: dict[str, Any] = {}
-        if spots is not None and play is not None:
-            pair = (players[0], players[-1])
-            statistic = play_statistic(
-                spots,
-                play,
-                p_check_down=self._play(pair)[2],
-                bet_chances_and_bets=self.history.get(pair, [0] * 8)[2:4],
-                entries=self.entries.p_value(pair, self.t),
-            )
-        return bounty_finding(
-            self.name,
-            tournament,
-            players,
-            level,
-            score,
-            spots=spots,
-            clues=clues,
-            ts=ts,
-            statistic=statistic,
-            logs=logs,
-            id_extra=id_extra,
         )

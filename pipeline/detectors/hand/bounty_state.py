@@ -144,8 +144,8 @@ def check_down_p(
 ) -> tuple[int, int, float]:
     """(spots, cooperative, check-down p) of a pair across tournaments, from the detector's tallies.
     The test counts chances to bet into the partner after a third player's all-in (each check, bet
-    or raise while both were in): P(at most the pair's bets) at both players' own bet rate in the same spots with other
-    opponents (hands without the partner), shrunk to the population's. A check-down over three
+    or raise while both were in): P(at most the pair's bets) at both players' own bet rate in the
+    same spots with other opponents (hands without the partner), shrunk to the population's. A check-down over three
     streets says more than one over the river alone; a spot with no chance to bet says nothing.
     A second test on the count of cooperative spots covers pairs with few chances per spot."""
     n, k, chances, bets, o_spots, o_coop, o_chances, o_bets = history.get(pair, [0] * 8)
