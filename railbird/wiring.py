@@ -52,7 +52,7 @@ def load_chat_classifier(settings: Settings, thresholds: Mapping[str, float] | N
     from models.chat import load_classifier
 
     try:
-        classifier = load_classifier(settings.chat_model_path)
+        classifier = load_classifier(settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
     except (OSError, ValueError) as exc:
         raise SystemExit(f"cannot load the chat model ({exc}); run `railbird train chat`") from None
     if thresholds:

@@ -15,6 +15,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -64,11 +65,11 @@ NO_LEX_FEATURES = (0.0,) * N_LEX_FEATURES
 class Analyzer:
     """Views, language, word-list and pattern hits for one message at a time."""
 
-    def __init__(self, *, lexicon: Lexicon, use_lingua: bool = True) -> None:
+    def __init__(self, *, lexicon: Lexicon, use_lingua: bool = True, cache_dir: Path | None = None) -> None:
         self.normalizer = Normalizer()
         self.languages = LanguageGuesser(use_lingua=use_lingua)
         self.lexicon = lexicon
-        self.rules = RuleSet()
+        self.rules = RuleSet(cache_dir=cache_dir)
 
     def analyze(self, text: object) -> Analysis:
         """Analysis of one message; non-strings are treated as empty (the protocol says str)."""
@@ -113,13 +114,17 @@ def lexicon_features(hits: Sequence[LexiconHit], language: str, n_words: int) ->
 class ChatClassifier:
     """Multi-label, multilingual chat classifier (satisfies `pipeline.text_model.TextClassifier`)."""
 
-    def __init__(self, model: ChatModel, *, use_lingua: bool = True, cache_size: int = 20_000) -> None:
+    def __init__(
+        self, model: ChatModel, *, use_lingua: bool = True, cache_size: int = 20_000, cache_dir: Path | None = None
+    ) -> None:
+        """`cache_dir`: where compiled pattern databases are kept between processes (None: compiled
+        by every process, ~1 s)."""
         self.model = model
         self.hasher = NgramHasher(
             n_features=model.n_features, char_range=model.char_range, word_ngrams=model.word_ngrams
         )
         self.bare_hasher = NgramHasher(n_features=model.n_features, char_range=(99, 98), word_ngrams=1)
-        self.analyzer = Analyzer(lexicon=Lexicon(model.lexicon), use_lingua=use_lingua)
+        self.analyzer = Analyzer(lexicon=Lexicon(model.lexicon), use_lingua=use_lingua, cache_dir=cache_dir)
         self._weights = PackedWeights(model.weights)
         self._bare_weights = PackedWeights(model.bare_weights)
         self.cache_size = cache_size

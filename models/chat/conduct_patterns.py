@@ -16,7 +16,7 @@ from typing import Final
 
 _W = r"(?:\S+\s+)"
 r"""One word and its space (a bounded gap between the parts of a pattern). No `\w` inside a
-character class anywhere here: the RE2 prefilter in `rules.py` rewrites `\w` and cannot nest it."""
+character class anywhere here: the prefilter in `rules.py` rewrites `\w` and cannot nest it."""
 
 # fmt: off
 # One pattern a line: the tables read as tables (ruff format would split each into five lines).

@@ -50,7 +50,7 @@ def add_chat_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_chat_eval(args: argparse.Namespace, settings: Settings) -> int:
     """Print evaluation JSON; exit code 2 on unusable input."""
-    classifier = load_classifier(args.model or settings.chat_model_path)
+    classifier = load_classifier(args.model or settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
     if args.report:
         print(json.dumps(model_card_report(classifier, datasets_dir=settings.datasets_dir), indent=2))
         return 0

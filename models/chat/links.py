@@ -158,11 +158,11 @@ _HANDLE = re.compile(
     r"|(?<![\w@])@[a-z0-9_]{4,32}\b"
 )
 URL_GATE = r"(?:https?|ftp|hxxps?)://|www\.|[a-z0-9\-]\.[a-z][a-z]|\.[0-9]|\.[^\x00-\x7f]"
-"""An RE2 superset of `_URL`: a scheme or 'www.'; a label character, a dot and two letters (the
+"""A prefilter superset of `_URL`: a scheme or 'www.'; a label character, a dot and two letters (the
 last label: a TLD or 'xn--'); or a dot before a digit (an IP address; any non-ASCII character
 stands in for Python's Unicode digits). Fires on ~2 % of lines; `_URL_HINT` let ~5 % through."""
 HANDLE_GATE = rf"@|{_MESSENGERS}[^a-z0-9]"
-"""An RE2 superset of `_HANDLE` (run in the rules' one RE2 pass, see rules.py): every handle holds
+"""A prefilter superset of `_HANDLE` (run in the rules' one prefilter pass, see rules.py): every handle holds
 an '@' or a messenger name followed by whitespace, ':' or '=', none of which is in [a-z0-9].
 It fires on ~2 % of lines; the old test (an '@', ':', '=' or three digits) on ~21 %."""
 _DIGITS = "0123456789"

@@ -7,11 +7,12 @@ original text by the caller.
 from __future__ import annotations
 
 import re
-from typing import Any
+from pathlib import Path
 
 from models.chat.links import HANDLE_GATE, URL_GATE, RuleHit, find_contacts, find_links
 from models.chat.normalize import strip_accents
 from models.chat.patterns import PATTERNS
+from models.chat.prefilter import build_prefilter
 
 __all__ = ["RuleHit", "RuleSet", "find_contacts", "find_links", "triggers", "undo_disguise"]
 
@@ -61,7 +62,7 @@ def triggers(pattern: str) -> frozenset[str]:
 
 
 def _loosen(pattern: str) -> str:
-    """An RE2-compilable pattern matching at least everything `pattern` matches: Python's
+    """A pattern RE2 and Hyperscan compile, matching at least everything `pattern` matches: Python's
     Unicode word classes spelled as Unicode properties, word boundaries and lookarounds dropped."""
     out = pattern.replace(r"[^\W\d_]", r"\pL").replace(r"\w", r"[\pL\pN_]").replace(r"\W", r"[^\pL\pN_]")
     out = out.replace(r"\b", "")
@@ -75,25 +76,9 @@ def _loosen(pattern: str) -> str:
     return out
 
 
-def _re2_set(patterns: list[str]) -> Any:
-    """RE2 multi-pattern set (one linear pass for every pattern), or None without google-re2."""
-    try:
-        import re2
-    except ImportError:
-        return None
-    options = re2.Options()
-    options.max_mem = 64 << 20  # the default 8 MiB budget is too small for every pattern in one set
-    regex_set = re2.Set.SearchSet(options)
-    for pattern in patterns:
-        if regex_set.Add(pattern) < 0:
-            return None
-    regex_set.Compile()
-    return regex_set
-
-
 _LETTERISH = r"[^\x00-\x40\x5b-\x60\x7b-\x7f]"
 """Any character but an ASCII non-letter: a superset of Python's letters without relying on
-RE2's Unicode tables agreeing with Python's."""
+the engine's Unicode tables agreeing with Python's."""
 _GATES = (
     # Leetspeak inside a word (`_LEET_IN_WORD`): a digit/symbol run touching a letter.
     rf"{_LETTERISH}[|!]*[013457@$]|{_LETTERISH}[|!]+{_LETTERISH}|[013457@$]{_LETTERISH}",
@@ -104,7 +89,7 @@ _GATES = (
     # Links (`links._URL`).
     URL_GATE,
 )
-"""Superset checks run in the same RE2 pass as the patterns: `undo_disguise`'s two Python
+"""Superset checks run in the same prefilter pass as the patterns: `undo_disguise`'s two Python
 regexes cost ~4 us per line and find something on ~3 % of lines; the handle pattern ~6 us on
 the ~21 % of lines its old character test let through; the link scan ~10 us on ~5 %."""
 
@@ -112,7 +97,9 @@ the ~21 % of lines its old character test let through; the link scan ~10 us on ~
 class RuleSet:
     """The compiled patterns, each behind a word trigger so most lines run none of them."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, cache_dir: Path | None = None, engine: str = "auto") -> None:
+        """`cache_dir`: where the prefilter keeps its compiled database (prefilter.py); `engine`:
+        "auto", "hyperscan" or "re2" (tests compare them)."""
         self._patterns: list[tuple[str, float, re.Pattern[str]]] = []
         self._by_word: dict[str, set[int]] = {}
         self._always: set[int] = set()
@@ -124,13 +111,19 @@ class RuleSet:
                 self._always.add(k)
             for word in words:
                 self._by_word.setdefault(word, set()).add(k)
-        self._set = _re2_set([_loosen(_bare_pattern(p)) for _, _, p in PATTERNS] + list(_GATES))
+        loosened = [_loosen(_bare_pattern(p)) for _, _, p in PATTERNS] + list(_GATES)
+        self._set = build_prefilter(loosened, cache_dir=cache_dir, engine=engine)
+
+    @property
+    def engine(self) -> str:
+        """The prefilter engine in use ("hyperscan", "re2"), or "trigger words" without one."""
+        return self._set.name if self._set is not None else "trigger words"
 
     def active(self, text: str) -> set[int]:
-        """Indices of the patterns that may match: RE2's one-pass multi-pattern set when the
-        library is installed (a loosened superset of every pattern), else the trigger words."""
+        """Indices of the patterns that may match: the one-pass prefilter when an engine is
+        installed (a loosened superset of every pattern), else the trigger words."""
         if self._set is not None:
-            return {k for k in self._set.Match(text) or () if k < len(self._patterns)}
+            return {k for k in self._set.match(text) if k < len(self._patterns)}
         tokens = set(_TOKEN.findall(text))
         keys = tokens | {t[:4] for t in tokens if len(t) > 4}
         found = set(self._always)
@@ -140,7 +133,7 @@ class RuleSet:
 
     def find(self, text: str, *, prefilter: bool = True) -> list[RuleHit]:
         """Every rule hit in a bare-view text, also where leetspeak or spaced-out letters hid it."""
-        matched = self._set.Match(text) or [] if prefilter and self._set is not None else None
+        matched = self._set.match(text) if prefilter and self._set is not None else None
         if matched == []:  # ~90 % of lines: no pattern, link, handle or disguise is possible
             return find_contacts(text, handles_possible=False)  # e-mails and phones have no gate
         hits = self._patterns_in(text, prefilter, matched)
@@ -164,7 +157,7 @@ class RuleSet:
         return hits
 
     def _patterns_in(self, text: str, prefilter: bool, matched: list[int] | None) -> list[RuleHit]:
-        """Pattern hits; `matched` = this text's RE2 set matches when already computed."""
+        """Pattern hits; `matched` = this text's prefilter matches when already computed."""
         hits: list[RuleHit] = []
         n = len(self._patterns)
         if matched is not None:

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from models.chat import load_classifier
     from models.chat.normalize import MAX_CHARS
 
-    classifier = load_classifier(args.model or settings.chat_model_path)
+    classifier = load_classifier(args.model or settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
     for batch in _batches(sys.stdin, BATCH):
         parsed = [parse_line(line, as_json=args.json) for line in batch]
         texts = [t for t, _ in parsed if t is not None]
