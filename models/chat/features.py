@@ -17,6 +17,13 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 
+try:  # the C kernel of `NgramHasher.scores`, built by `pip install` (setuptools ext-modules)
+    from models.chat import _ngram
+except ImportError:  # not built (no compiler, or an unsupported platform): numpy does the same
+    _ngram = None  # type: ignore[assignment]
+HAS_NATIVE = _ngram is not None
+"""Whether `NgramHasher.scores` runs in C (tests require it where CI runs)."""
+
 _P = np.uint64(0x100000001B3)
 _P_INV = np.uint64(pow(0x100000001B3, -1, 2**64))
 _MIX1 = np.uint64(0xFF51AFD7ED558CCD)
@@ -84,9 +91,26 @@ class NgramHasher(BaseEstimator, TransformerMixin):  # type: ignore[misc]
         return sp.csr_matrix((data, (row, col)), shape=(len(texts), self.n_features), dtype=np.float32)
 
     def scores(
+        self, texts: Sequence[str], weights: NDArray[np.float32] | PackedWeights, *, native: bool = True
+    ) -> NDArray[np.float32]:
+        """texts x weights (n_features x heads) without building a sorted sparse matrix: in C
+        (`_ngram.c`, ~3x faster, the same float32 numbers bit for bit) when the extension is built
+        and the weights are float32, else in numpy (`native=False` forces numpy: tests compare)."""
+        if native and _ngram is not None and all(type(t) is str for t in texts):
+            if isinstance(weights, PackedWeights):
+                table, stride, width = weights.rows.view(np.float32), 4, weights.width
+            elif weights.dtype == np.float32 and weights.ndim == 2 and weights.flags.c_contiguous:
+                table, stride, width = weights.reshape(-1), weights.shape[1], weights.shape[1]
+            else:
+                return self._scores_numpy(texts, weights)
+            lo, hi = self.char_range
+            raw = _ngram.scores(list(texts), table, stride, width, self.n_features, lo, hi, self.word_ngrams)
+            return np.frombuffer(raw, dtype=np.float32).reshape(len(texts), width)
+        return self._scores_numpy(texts, weights)
+
+    def _scores_numpy(
         self, texts: Sequence[str], weights: NDArray[np.float32] | PackedWeights
     ) -> NDArray[np.float32]:
-        """texts x weights (n_features x heads) without building a sorted sparse matrix."""
         width = weights.width if isinstance(weights, PackedWeights) else weights.shape[1]
         out = np.zeros((len(texts), width), dtype=np.float32)
         for i in range(0, len(texts), _CHUNK):
