@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 
-try:  # the C kernel of `NgramHasher.scores`, built by `pip install` (setuptools ext-modules)
+try:  # the C kernel of `NgramHasher.scores`, built by `pip install` (setup.py)
     from models.chat import _ngram
 except ImportError:  # not built (no compiler, or an unsupported platform): numpy does the same
     _ngram = None  # type: ignore[assignment]
