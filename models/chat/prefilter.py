@@ -14,9 +14,8 @@ would change a verdict, hence supersets only.
 Hyperscan is given the patterns with their Unicode classes widened to ASCII-only tests
 (`ascii_superset`): with exact Unicode tables (`HS_FLAG_UCP`) compiling took 51 s, with the
 widened classes 0.9 s; candidates grew from 0 to 21 extra lines of the 15,580. The compiled
-database is kept in `cache_dir` (keyed by the patterns, the hyperscan version and the machine), so
-a process after the first loads it in under a millisecond.
-"""
+database is kept in `cache_dir` (keyed by the patterns, the hyperscan version and the machine;
+checksummed), so a process after the first loads it in about a millisecond."""
 
 from __future__ import annotations
 
@@ -108,15 +107,20 @@ class HyperscanPrefilter:
         path = cache_dir / f"rule-prefilter-{key.hexdigest()[:24]}.hsdb" if cache_dir else None
         if path is not None and path.is_file():
             try:
-                db = hs.loadb(path.read_bytes(), hs.HS_MODE_BLOCK)
-                # A database compiled for another CPU fails here rather than at the first message.
-                db.scan(b"probe", match_event_handler=_collect, context=[], scratch=hs.Scratch(db))
-                return db
+                stored = path.read_bytes()
+                blob, digest = stored[:-32], stored[-32:]
+                # Our own checksum: a silently damaged database would drop candidates, i.e. hits.
+                if hashlib.sha256(blob).digest() == digest:
+                    db = hs.loadb(blob, hs.HS_MODE_BLOCK)
+                    # A database compiled for another CPU fails here rather than at the first message.
+                    db.scan(b"probe", match_event_handler=_collect, context=[], scratch=hs.Scratch(db))
+                    return db
             except (hs.error, OSError, ValueError):
                 pass  # rebuilt below; the bad file is overwritten
         db = self._compile(expressions, flags)
         if path is not None:
-            _write_atomically(path, hs.dumpb(db))
+            blob = hs.dumpb(db)
+            _write_atomically(path, blob + hashlib.sha256(blob).digest())
         return db
 
     def _compile(self, expressions: list[bytes], flags: int) -> Any:

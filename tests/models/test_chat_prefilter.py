@@ -123,6 +123,21 @@ def test_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
     assert cached.read_bytes() != b"not a database"
 
 
+@pytest.mark.parametrize("damage", ["truncate", "flip"])
+def test_a_cache_file_that_fails_its_checksum_is_recompiled(tmp_path: Path, damage: str) -> None:
+    patterns = ["fold", "k+ys", r"call\s+now"]
+    build_prefilter(patterns, cache_dir=tmp_path, engine="hyperscan")
+    (cached,) = tmp_path.glob("*.hsdb")
+    good = cached.read_bytes()
+    bad = bytearray(good[: len(good) // 2] if damage == "truncate" else good)
+    if damage == "flip":
+        bad[len(bad) // 3] ^= 0x10
+    cached.write_bytes(bytes(bad))
+    rebuilt = build_prefilter(patterns, cache_dir=tmp_path, engine="hyperscan")
+    assert rebuilt is not None and sorted(rebuilt.match("kkys, fold, call   now")) == [0, 1, 2]
+    assert cached.read_bytes() == good  # rewritten whole
+
+
 def test_unwritable_cache_dir_still_gives_a_prefilter(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("a file where the cache directory should be")
