@@ -86,6 +86,10 @@ static PyObject *scores(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "weights buffer does not match n_features x stride");
         goto done;
     }
+    if ((lo <= hi && (lo < 1 || hi > 64)) || word_ngrams < 0 || word_ngrams > 64) {
+        PyErr_SetString(PyExc_ValueError, "n-gram sizes must lie in 1..64");
+        goto done;
+    }
     out = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)sizeof(float) * width * n_texts);
     if (out == NULL) {
         goto done;

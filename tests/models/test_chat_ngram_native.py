@@ -85,3 +85,12 @@ def test_any_text_scores_alike(batch: list[str]) -> None:
     except UnicodeEncodeError:  # numpy's path encodes to UTF-32: lone surrogates never reach it
         return
     assert np.array_equal(_bits(hasher.scores(batch, weights)), _bits(reference))
+
+
+def test_the_kernel_rejects_sizes_it_cannot_hash() -> None:
+    if not features.HAS_NATIVE:
+        pytest.skip("extension not built")
+    weights = PackedWeights(_weights(2**10, 3, seed=2))
+    for char_range, word_ngrams in (((0, 3), 1), ((2, 5), -1), ((1, 100), 1)):
+        with pytest.raises(ValueError, match=r"1\.\.64"):
+            NgramHasher(n_features=2**10, char_range=char_range, word_ngrams=word_ngrams).scores(["gg"], weights)
