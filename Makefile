@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: demo test lint typecheck schemas-check pytest bench setup browser clean
 
-$(STAMP): pyproject.toml setup.py models/chat/_ngram.c
+$(STAMP): pyproject.toml setup.py models/chat/_ngram.c models/chat/_tokens.c
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

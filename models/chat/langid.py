@@ -12,6 +12,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from models.chat.tokens import letter_words
+
 LANGUAGES = ("en", "id", "vi", "hu", "uk", "ru")
 
 _VI_CHARS = re.compile(r"[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
@@ -20,7 +22,6 @@ _UK_CHARS = re.compile(r"[іїєґ]")
 _RU_CHARS = re.compile(r"[ыэёъ]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN = re.compile(r"[a-záéíóöúüàèìòùãõâêîôûç]")
-_WORD = re.compile(r"[^\W\d_]+")
 
 _FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset(
@@ -270,7 +271,7 @@ class LanguageGuesser:
             return "vi"
         if _HU_CHARS.search(lowered):
             return "hu"
-        words = _WORD.findall(lowered)
+        words = letter_words(lowered)
         # Distinct function words vote; one set intersection in C finds the few that do.
         votes = [0] * len(_VOTERS)
         for word in _LATIN_FUNCTION_WORDS.intersection(words):
@@ -287,7 +288,7 @@ class LanguageGuesser:
         uk, ru = bool(_UK_CHARS.search(text)), bool(_RU_CHARS.search(text))
         if uk != ru:
             return "uk" if uk else "ru"
-        words = _WORD.findall(text)
+        words = letter_words(text)
         v_uk = sum(1 for w in words if w in _FUNCTION_WORDS["uk"])
         v_ru = sum(1 for w in words if w in _FUNCTION_WORDS["ru"])
         if v_uk != v_ru:

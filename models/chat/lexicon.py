@@ -16,9 +16,9 @@ from typing import NamedTuple
 from models.chat.exclusions import EVERYDAY, POKER_SAFE
 from models.chat.langid import LANGUAGES
 from models.chat.normalize import Normalizer, View
+from models.chat.tokens import alnum_words
 
 LANG_BIT = {lang: 1 << i for i, lang in enumerate(LANGUAGES)}
-_WORD = re.compile(r"[^\W_]+")
 _SQUEEZE = re.compile(r"(.)\1+")
 _DOUBLE = re.compile(r"(.)\1")
 _REPEATED_LETTER = re.compile(r"(?<=([^\W_]))\1")
@@ -113,7 +113,7 @@ class Lexicon:
     def find(self, view: View) -> list[LexiconHit]:
         """Longest-first matches of terms on whole words of the view."""
         text = view.text
-        tokens = _WORD.findall(text)
+        tokens = alnum_words(text)
         # Squeezing runs of a letter never merges or splits words, so only words holding a
         # double letter are squeezed, and only those whose squeezed form is listed matter.
         # `_DOUBLE` (any doubled character, ~0.4 us) rules most texts out before that pass.
@@ -235,7 +235,7 @@ def build_terms(wordlists_dir: Path, *, normalizer: Normalizer) -> dict[str, int
     terms: dict[str, int] = {}
     for lang, words in sources:
         for word in words:
-            folded = " ".join(_WORD.findall(normalizer.views(word).folded.text))
+            folded = " ".join(alnum_words(normalizer.views(word).folded.text))
             if (
                 len(folded) < 3
                 or folded in POKER_SAFE
