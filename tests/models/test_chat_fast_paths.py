@@ -19,6 +19,7 @@ from models.chat.lexicon import Lexicon, LexiconHit
 from models.chat.links import _PHONE, RuleHit, _handles, find_contacts, find_links, scan_links
 from models.chat.normalize import View
 from models.chat.rules import undo_disguise
+from models.chat.tokens import LETTER_WORD
 from railbird.settings import load_settings
 
 _WORD = re.compile(r"[^\W_]+")
@@ -217,7 +218,7 @@ def reference_guess(guesser: LanguageGuesser, text: str) -> str:
         return "vi"
     if langid._HU_CHARS.search(lowered):
         return "hu"
-    words = langid._WORD.findall(lowered)
+    words = LETTER_WORD.findall(lowered)  # the regex the C tokenizer reproduces
     votes = {lang: len(set(words) & langid._FUNCTION_WORDS[lang]) for lang in ("en", "id", "vi", "hu")}
     ranked = sorted(votes.values(), reverse=True)
     if ranked[0] > 0 and ranked[0] > ranked[1]:
