@@ -104,6 +104,25 @@ def test_a_specific_category_wins_over_a_stronger_insult() -> None:
     assert fused is not None and fused.category == "hate" and fused.spans == (Span(start=0, end=4, label="hate"),)
 
 
+def test_hate_without_a_group_shown_is_judged_as_an_insult() -> None:
+    # "fuck you": the hate head crosses its threshold on profanity alone; no pattern, no slur.
+    profane = _verdict({"insult": 0.998, "hate": 0.505})
+    fused = fuse(profane, (), hand_running=False)
+    assert fused is not None and (fused.category, fused.score) == ("insult", 0.998)
+    # The hate head alone, nothing else: a bare model insult, held to the same bar.
+    assert fuse(_verdict({"hate": 0.8}), (), hand_running=False) is None
+    fused = fuse(_verdict({"hate": 0.95}), (), hand_running=False)
+    assert fused is not None and (fused.category, fused.score) == ("insult", 0.95)
+
+
+@pytest.mark.parametrize("where", ["pattern", "word list"])
+def test_hate_with_its_target_shown_stays_hate(where: str) -> None:
+    span = Span(start=0, end=6, label="hate")
+    verdict = _verdict({"insult": 0.99, "hate": 0.55}, (span,) if where == "pattern" else ())
+    fused = fuse(verdict, () if where == "pattern" else (span,), hand_running=False)
+    assert fused is not None and fused.category == "hate"
+
+
 def test_spam_needs_something_advertised() -> None:
     assert fuse(_verdict({"spam": 0.83}), (), hand_running=False) is None
     link = Span(start=5, end=20, label="spam")

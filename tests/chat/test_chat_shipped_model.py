@@ -50,3 +50,11 @@ def test_poker_talk_and_simulated_table_talk_are_left_alone(pipeline: Pipeline) 
         if found:
             flagged[line] = sorted(found)
     assert flagged == {}
+
+
+def test_profanity_at_a_player_is_an_insult_not_hate(pipeline: Pipeline) -> None:
+    """The hate head scores these 0.50-0.67 (profanity and slurs go together in its training
+    data); with no group named they are reported as insults (fusion: hate needs its target)."""
+    lines = ["fuck you", "ｆｕｃｋ you", "fuck you idiot", "go fuck yourself"]
+    got = {line: _categories(pipeline, line, 30_000 + i) for i, line in enumerate(lines)}
+    assert got == {line: {"insult"} for line in lines}

@@ -13,6 +13,13 @@ or one of them reports a hateful line as a mere insult. `fuse` decides once, for
 - **A bare model insult needs to be sure.** Without any word-list or rule evidence, the toxic
   head alone must reach `STAT_ONLY_INSULT`; mild put-downs ("clown", "loser") are the harassment
   detector's business when aimed at someone, not banned words on their own.
+- **Hate needs its target shown.** Hate is an attack on a group. The statistical hate head learnt
+  Davidson's hate class, where slurs and profanity go together, so plain profanity at a player
+  ("fuck you", "go fuck yourself": hate 0.50-0.67) crosses its threshold, and "specific before
+  generic" then labelled the line hate. A hate verdict counts only with a span showing the
+  target: a hate pattern (a group and a hostile predicate) or a listed slur. Without one the line
+  is judged as an insult, with the hate score as the model's insult score and the bar above.
+  The rule (chat.3) and the sanction are the same either way; the label analysts see and count is not.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ GENERIC = "insult"
 ADVERTISING_EVIDENCE = frozenset({"spam", "malicious_link", "personal_info"})
 """Span labels that show what a message advertises (rule hits: offer patterns, links, contacts)."""
 WORD_EVIDENCE = frozenset({"insult", "hate", "threat", "sexual"})
+HATE = "hate"
+"""A span with this label (pattern or word list) shows the group a hate verdict needs."""
 STAT_ONLY_INSULT = 0.9
 """Toxic-head score an insult needs when no word list or pattern supports it."""
 LEXICON_SCORE = 0.95
@@ -51,8 +60,11 @@ def _is_chat(category: str) -> bool:
     return known is not None and known[0] == "chat"
 
 
-def model_candidates(verdict: TextVerdict, *, has_words: bool, hand_running: bool) -> dict[str, float]:
-    """Categories the classifier flagged that survive the evidence rules above, with scores."""
+def model_candidates(
+    verdict: TextVerdict, *, has_words: bool, hand_running: bool, word_labels: frozenset[str] = frozenset()
+) -> dict[str, float]:
+    """Categories the classifier flagged that survive the evidence rules above, with scores
+    (`word_labels`: the labels of the banned-word spans on the same message)."""
     labels = {s.label for s in verdict.spans}
     out: dict[str, float] = {}
     for category in verdict.flagged:
@@ -61,15 +73,22 @@ def model_candidates(verdict: TextVerdict, *, has_words: bool, hand_running: boo
         score = verdict.scores.get(category, 0.0)
         if category == "spam" and not labels & ADVERTISING_EVIDENCE:
             continue
+        if category == HATE and HATE not in labels and HATE not in word_labels:
+            category = GENERIC  # no group shown: judged as an insult
         if category == GENERIC and score < STAT_ONLY_INSULT and not (has_words or labels & WORD_EVIDENCE):
             continue
-        out[category] = score
+        out[category] = max(out.get(category, 0.0), score)
     return out
 
 
 def fuse(verdict: TextVerdict | None, words: Sequence[Span], *, hand_running: bool) -> Fused | None:
     """The one category of a message (None when it breaks no chat rule)."""
-    model = model_candidates(verdict, has_words=bool(words), hand_running=hand_running) if verdict else {}
+    word_labels = frozenset(s.label for s in words)
+    model = (
+        model_candidates(verdict, has_words=bool(words), hand_running=hand_running, word_labels=word_labels)
+        if verdict
+        else {}
+    )
     candidates = dict(model)
     for span in words:
         if _is_chat(span.label):
