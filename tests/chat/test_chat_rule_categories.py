@@ -104,15 +104,15 @@ def test_a_specific_category_wins_over_a_stronger_insult() -> None:
     assert fused is not None and fused.category == "hate" and fused.spans == (Span(start=0, end=4, label="hate"),)
 
 
-def test_hate_without_a_group_shown_is_judged_as_an_insult() -> None:
+def test_hate_without_a_group_shown_is_dropped_and_the_line_stands_on_the_rest() -> None:
     # "fuck you": the hate head crosses its threshold on profanity alone; no pattern, no slur.
     profane = _verdict({"insult": 0.998, "hate": 0.505})
     fused = fuse(profane, (), hand_running=False)
     assert fused is not None and (fused.category, fused.score) == ("insult", 0.998)
-    # The hate head alone, nothing else: a bare model insult, held to the same bar.
-    assert fuse(_verdict({"hate": 0.8}), (), hand_running=False) is None
-    fused = fuse(_verdict({"hate": 0.95}), (), hand_running=False)
-    assert fused is not None and (fused.category, fused.score) == ("insult", 0.95)
+    # "I hate rivers": hate flagged, insult not; an insult-word span does not name a group.
+    word = Span(start=0, end=6, label="insult")
+    assert fuse(_verdict({"hate": 0.6, "insult": 0.42}, (word,), flagged=("hate",)), (), hand_running=False) is None
+    assert fuse(_verdict({"hate": 0.95}), (), hand_running=False) is None
 
 
 @pytest.mark.parametrize("where", ["pattern", "word list"])

@@ -58,3 +58,6 @@ def test_profanity_at_a_player_is_an_insult_not_hate(pipeline: Pipeline) -> None
     lines = ["fuck you", "ｆｕｃｋ you", "fuck you idiot", "go fuck yourself"]
     got = {line: _categories(pipeline, line, 30_000 + i) for i, line in enumerate(lines)}
     assert got == {line: {"insult"} for line in lines}
+    # Flagged hate (0.53-0.60) with insult below its threshold: nothing to report.
+    assert _categories(pipeline, "I hate rivers", 30_100) == set()
+    assert _categories(pipeline, "I'd kill for a pair", 30_101) == set()

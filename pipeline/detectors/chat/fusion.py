@@ -17,9 +17,9 @@ or one of them reports a hateful line as a mere insult. `fuse` decides once, for
   Davidson's hate class, where slurs and profanity go together, so plain profanity at a player
   ("fuck you", "go fuck yourself": hate 0.50-0.67) crosses its threshold, and "specific before
   generic" then labelled the line hate. A hate verdict counts only with a span showing the
-  target: a hate pattern (a group and a hostile predicate) or a listed slur. Without one the line
-  is judged as an insult, with the hate score as the model's insult score and the bar above.
-  The rule (chat.3) and the sanction are the same either way; the label analysts see and count is not.
+  target: a hate pattern (a group and a hostile predicate) or a listed slur. Without one it is
+  dropped, and the line stands on its other categories: "fuck you" on the insult the model
+  flagged itself; "I hate rivers" (hate 0.60, insult 0.42) on nothing.
 """
 
 from __future__ import annotations
@@ -74,10 +74,10 @@ def model_candidates(
         if category == "spam" and not labels & ADVERTISING_EVIDENCE:
             continue
         if category == HATE and HATE not in labels and HATE not in word_labels:
-            category = GENERIC  # no group shown: judged as an insult
+            continue  # no group shown
         if category == GENERIC and score < STAT_ONLY_INSULT and not (has_words or labels & WORD_EVIDENCE):
             continue
-        out[category] = max(out.get(category, 0.0), score)
+        out[category] = score
     return out
 
 
