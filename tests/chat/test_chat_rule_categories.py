@@ -191,3 +191,38 @@ def test_new_categories_cite_their_house_rule() -> None:
     (finding,) = ClassifierDetector(model).process(msg("Bob is a convicted thief"))
     assert (finding.category, finding.rule, finding.family) == ("defamation", "chat.1", "chat")
     assert finding.evidence["messages"][0]["spans"] == [{"start": 0, "end": 10, "label": "defamation"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm an idiot for calling", "I’m so stupid", "я идиот", "я такий тупий", "hülye vagyok, bedobtam",
+     "tao ngu thật", "tôi thật là ngu", "bego banget gue fold", "tolol gue main"],
+)
+def test_calling_yourself_names_is_no_insult(text: str) -> None:
+    word = next(w for w in ("idiot", "stupid", "идиот", "тупий", "hülye", "ngu", "bego", "tolol") if w in text)
+    start = text.index(word)
+    span = Span(start=start, end=start + len(word), label="insult")
+    verdict = _verdict({"insult": 0.99}, (span,))
+    assert fuse(verdict, (span,), hand_running=False, text=text) is None
+    assert BannedWordsDetector().process(msg(text)) == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["you're an idiot, I'm not", "I'm not an idiot, you are", "say hi to idiot", "Minh ngu", "you are stupid"],
+)
+def test_names_aimed_at_someone_else_stay_insults(text: str) -> None:
+    word = next(w for w in ("idiot", "stupid", "ngu") if w in text)
+    start = text.index(word)
+    span = Span(start=start, end=start + len(word), label="insult")
+    fused = fuse(_verdict({"insult": 0.99}, (span,)), (span,), hand_running=False, text=text)
+    assert fused is not None and fused.category == "insult"
+
+
+def test_vulgar_words_beside_a_self_insult_stay_banned() -> None:
+    text = "I'm so fucking stupid"
+    spans = tuple(
+        Span(start=text.index(w), end=text.index(w) + len(w), label="insult") for w in ("fucking", "stupid")
+    )
+    fused = fuse(_verdict({"insult": 0.99}, spans), spans, hand_running=False, text=text)
+    assert fused is not None and fused.category == "insult"

@@ -61,3 +61,14 @@ def test_profanity_at_a_player_is_an_insult_not_hate(pipeline: Pipeline) -> None
     # Flagged hate (0.53-0.60) with insult below its threshold: nothing to report.
     assert _categories(pipeline, "I hate rivers", 30_100) == set()
     assert _categories(pipeline, "I'd kill for a pair", 30_101) == set()
+
+
+def test_calling_yourself_names_after_a_bad_play_is_left_alone(pipeline: Pipeline) -> None:
+    """A banned word scores 1.0, enough for an automatic mute on a first offence: these were
+    reported as insults before the first-person check (fusion, self_aimed.py)."""
+    lines = ["I'm an idiot for calling", "я идиот", "hülye vagyok, bedobtam", "tao ngu thật", "bego banget gue fold",
+             "tolol gue main", "я такий тупий, скинув"]
+    assert {line: _categories(pipeline, line, 40_000 + i) for i, line in enumerate(lines)} == {line: set() for line in lines}
+    # Aimed at someone else, or vulgar: still reported.
+    assert _categories(pipeline, "you're an idiot", 40_100) == {"insult"}
+    assert _categories(pipeline, "I'm so fucking stupid", 40_101) == {"insult"}

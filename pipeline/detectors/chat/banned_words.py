@@ -48,7 +48,7 @@ class BannedWordsDetector:
         if not spans:
             return ()
         verdict = self.classifier.classify([event.text])[0] if self.classifier is not None else None
-        fused = fuse(verdict, spans, hand_running=event.hand_id is not None)
+        fused = fuse(verdict, spans, hand_running=event.hand_id is not None, text=event.text)
         if fused is None:
             return ()
         category = fused.category

@@ -69,7 +69,8 @@ class ClassifierDetector:
         verdicts = self.classifier.classify([m.text for m in messages])
         out: list[Finding] = []
         for message, verdict in zip(messages, verdicts, strict=True):
-            fused = fuse(verdict, self.lexicon.find(message.text), hand_running=message.hand_id is not None)
+            words = self.lexicon.find(message.text)
+            fused = fuse(verdict, words, hand_running=message.hand_id is not None, text=message.text)
             if fused is None or not fused.from_model:
                 continue
             out.append(self._finding(message, verdict, fused))

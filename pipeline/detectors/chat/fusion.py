@@ -20,6 +20,9 @@ or one of them reports a hateful line as a mere insult. `fuse` decides once, for
   target: a hate pattern (a group and a hostile predicate) or a listed slur. Without one it is
   dropped, and the line stands on its other categories: "fuck you" on the insult the model
   flagged itself; "I hate rivers" (hate 0.60, insult 0.42) on nothing.
+- **Calling yourself names insults nobody.** A mild insult word in a first-person frame ("I'm an
+  idiot for calling", "я идиот", `self_aimed.py`) is no evidence of an insult; when every insult
+  span of a line is such a word, the line is not an insult (vulgar words and slurs never qualify).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.categories import CATEGORIES
+from pipeline.detectors.chat.self_aimed import aimed_at_self
 from pipeline.findings import Span
 from pipeline.text_model import TextVerdict
 
@@ -81,14 +85,20 @@ def model_candidates(
     return out
 
 
-def fuse(verdict: TextVerdict | None, words: Sequence[Span], *, hand_running: bool) -> Fused | None:
-    """The one category of a message (None when it breaks no chat rule)."""
+def fuse(verdict: TextVerdict | None, words: Sequence[Span], *, hand_running: bool, text: str = "") -> Fused | None:
+    """The one category of a message (None when it breaks no chat rule); `text` is the message
+    the spans point into (without it no insult is read as aimed at the writer)."""
+    insults = [s for s in (*words, *(verdict.spans if verdict else ())) if s.label == GENERIC]
+    self_aimed = {s for s in insults if aimed_at_self(text, s)}
+    words = [s for s in words if s not in self_aimed]
     word_labels = frozenset(s.label for s in words)
     model = (
         model_candidates(verdict, has_words=bool(words), hand_running=hand_running, word_labels=word_labels)
         if verdict
         else {}
     )
+    if insults and len(self_aimed) == len(set(insults)):
+        model.pop(GENERIC, None)  # every insult word is the writer's name for themself
     candidates = dict(model)
     for span in words:
         if _is_chat(span.label):
