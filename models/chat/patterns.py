@@ -374,7 +374,8 @@ PATTERNS: Final[list[tuple[str, float, str]]] = [
     (
         "spam",
         0.8,
-        r"\b(?:buy|sell|selling|cheap)\s+(?:cheap\s+)?(?:chips|coins|gold|accounts?|followers)\b|\b(?:promo ?code|bonus code|referral code|use my code|free chips|free money|visit my (?:site|channel|stream)|subscribe to my|join my (?:channel|group|discord|telegram))\b",
+        # "thanks for the free chips": table banter after winning a pot, not an offer.
+        r"\b(?:buy|sell|selling|cheap)\s+(?:cheap\s+)?(?:chips|coins|gold|accounts?|followers)\b|\b(?<!for the )(?<!for )(?:free chips|free money)\b|\b(?:promo ?code|bonus code|referral code|use my code|visit my (?:site|channel|stream)|subscribe to my|join my (?:channel|group|discord|telegram))\b",
     ),
     (
         "spam",

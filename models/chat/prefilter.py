@@ -179,7 +179,10 @@ def _re2_prefilter(patterns: list[str]) -> Re2Prefilter | None:
     options.max_mem = 64 << 20  # the default 8 MiB budget is too small for every pattern in one set
     regex_set = re2.Set.SearchSet(options)
     for pattern in patterns:
-        if regex_set.Add(pattern) < 0:
+        try:
+            if regex_set.Add(pattern) < 0:
+                return None
+        except re2.error:  # a construct RE2 lacks: the caller falls back to its trigger words
             return None
     regex_set.Compile()
     return Re2Prefilter(regex_set, len(patterns))

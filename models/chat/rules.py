@@ -63,10 +63,11 @@ def triggers(pattern: str) -> frozenset[str]:
 
 def _loosen(pattern: str) -> str:
     """A pattern RE2 and Hyperscan compile, matching at least everything `pattern` matches: Python's
-    Unicode word classes spelled as Unicode properties, word boundaries and lookarounds dropped."""
+    Unicode word classes spelled as Unicode properties, word boundaries and lookarounds (ahead
+    and behind) dropped."""
     out = pattern.replace(r"[^\W\d_]", r"\pL").replace(r"\w", r"[\pL\pN_]").replace(r"\W", r"[^\pL\pN_]")
     out = out.replace(r"\b", "")
-    while (start := out.find("(?!")) >= 0 or (start := out.find("(?=")) >= 0:
+    while any((start := out.find(look)) >= 0 for look in ("(?!", "(?=", "(?<!", "(?<=")):
         depth, end = 0, start
         for end in range(start, len(out)):
             depth += {"(": 1, ")": -1}.get(out[end], 0) if out[end - 1 : end] != "\\" else 0

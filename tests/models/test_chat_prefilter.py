@@ -159,3 +159,10 @@ def test_threads_scan_with_their_own_scratch(texts: list[str]) -> None:
     for t in threads:
         t.join()
     assert all(results[k] == expected for k in range(4))
+
+
+def test_lookbehinds_are_loosened_away_and_a_pattern_re2_rejects_falls_back() -> None:
+    from models.chat.rules import _loosen
+
+    assert _loosen(r"\b(?<!for the )(?<!for )(?:free chips)\b(?!x)") == "(?:free chips)"
+    assert build_prefilter([r"(?<=a)b"], engine="re2") is None  # the caller then uses trigger words

@@ -70,10 +70,13 @@ COMMENTARY = (
     "bagus", "mantap", "aku", "saya", "hay", "đẹp", "tôi", "szép", "jó", "én", "гарн*", "хорош*",
     "класн*", "красив*", "отличн*", "чудов*", "я",
     "bátor", "rossz", "sick", "brave", "kamu", "lu", "loe", "mày", "bạn", "ты", "ти", "te", "ön", "why", "kenapa", "smelý", "сміливий", "смелый", "поганий", "плохой",
+    # A call on the phone, not at the table ("brb phone call", "a video call").
+    "phone", "video", "a",
 )
 """Words that, right before an advice word, make it commentary or narration ("nice call", "I fold")."""
 COMMENTARY_AFTER = (
     "nekat", "gila", "bagus", "mantap", "liều", "đẹp", "hay", "tệ", "dở", "me", "you", "it was",
+    "911", "112", "mom", "home",  # "call 911 lol", "call mom": not at the table
 )
 """Words that, right after an advice word, make it commentary ("call nekat", "call liều thế")."""
 
