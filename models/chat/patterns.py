@@ -181,7 +181,9 @@ PATTERNS: Final[list[tuple[str, float, str]]] = [
     (
         "personal_info",
         0.85,
-        rf"\b(?:what'?s|whats|give me|send me|drop|share|tell me)\s+(?:{_YOU_EN}r|your|ur|yer)\s+(?:phone|number|digits|whats ?app|wa|telegram|tg|line|zalo|insta(?:gram)?|snap(?:chat)?|facebook|fb|email|e-mail|address|real name|full name|last name|surname|discord|skype|wechat|viber|signal)\b",
+        rf"\b(?:what'?s|whats|give me|send me|drop|share|tell me)\s+(?:{_YOU_EN}r|your|ur|yer)\s+(?:phone|number|digits|whats ?app|wa|telegram|tg|line|zalo|insta(?:gram)?|snap(?:chat)?|facebook|fb|email|e-mail|address|real name|full name|last name|surname|discord|skype|wechat|viber|signal)\b"
+        # "what's your telegram group about?": a group or channel is not a person's contact.
+        r"(?!\s+(?:group|channel|server|stream|page)s?\b)",
     ),
     (
         "personal_info",
