@@ -47,11 +47,7 @@ static inline void add(Cols *acc, uint64_t h) {
 
 /* Upper bound on a text's n-grams: every char n-gram start plus every word n-gram. */
 static Py_ssize_t max_ngrams(Py_ssize_t seg, int lo, int hi, int word_ngrams) {
-    Py_ssize_t n = 0;
-    for (int k = lo; k <= hi; k++) {
-        n += seg;
-    }
-    return n + (Py_ssize_t)word_ngrams * seg;
+    return (Py_ssize_t)((hi >= lo ? hi - lo + 1 : 0) + word_ngrams) * seg;
 }
 
 static inline int word_char(uint64_t c) { return c >= 128 || !is_separator[c]; }

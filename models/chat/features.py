@@ -96,7 +96,7 @@ class NgramHasher(BaseEstimator, TransformerMixin):  # type: ignore[misc]
         """texts x weights (n_features x heads) without building a sorted sparse matrix: in C
         (`_ngram.c`, ~3x faster, the same float32 numbers bit for bit) when the extension is built
         and the weights are float32, else in numpy (`native=False` forces numpy: tests compare)."""
-        if native and _ngram is not None and all(type(t) is str for t in texts):
+        if native and _ngram is not None:  # like numpy's join, the kernel refuses non-str (TypeError)
             if isinstance(weights, PackedWeights):
                 table, stride, width = weights.rows.view(np.float32), 4, weights.width
             elif weights.dtype == np.float32 and weights.ndim == 2 and weights.flags.c_contiguous:

@@ -64,11 +64,9 @@ def _is_chat(category: str) -> bool:
     return known is not None and known[0] == "chat"
 
 
-def model_candidates(
-    verdict: TextVerdict, *, has_words: bool, hand_running: bool, word_labels: frozenset[str] = frozenset()
-) -> dict[str, float]:
+def model_candidates(verdict: TextVerdict, *, word_labels: frozenset[str], hand_running: bool) -> dict[str, float]:
     """Categories the classifier flagged that survive the evidence rules above, with scores
-    (`word_labels`: the labels of the banned-word spans on the same message)."""
+    (`word_labels`: the labels of the banned-word spans on the same message, none if empty)."""
     labels = {s.label for s in verdict.spans}
     out: dict[str, float] = {}
     for category in verdict.flagged:
@@ -79,7 +77,7 @@ def model_candidates(
             continue
         if category == HATE and HATE not in labels and HATE not in word_labels:
             continue  # no group shown
-        if category == GENERIC and score < STAT_ONLY_INSULT and not (has_words or labels & WORD_EVIDENCE):
+        if category == GENERIC and score < STAT_ONLY_INSULT and not (word_labels or labels & WORD_EVIDENCE):
             continue
         out[category] = score
     return out
@@ -92,11 +90,7 @@ def fuse(verdict: TextVerdict | None, words: Sequence[Span], *, hand_running: bo
     self_aimed = {s for s in insults if aimed_at_self(text, s)}
     words = [s for s in words if s not in self_aimed]
     word_labels = frozenset(s.label for s in words)
-    model = (
-        model_candidates(verdict, has_words=bool(words), hand_running=hand_running, word_labels=word_labels)
-        if verdict
-        else {}
-    )
+    model = model_candidates(verdict, word_labels=word_labels, hand_running=hand_running) if verdict else {}
     if insults and len(self_aimed) == len(set(insults)):
         model.pop(GENERIC, None)  # every insult word is the writer's name for themself
     candidates = dict(model)
