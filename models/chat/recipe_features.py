@@ -208,11 +208,13 @@ class EmbeddingFeatures:
 
     def transform(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """One row per text: embedding | counter columns."""
+        if not texts:  # no width to give: the encoder's is known only once it has encoded
+            raise ValueError("EmbeddingFeatures needs at least one text")
         vectors = self.encoder(texts)
         if self.counter is None:
             return vectors
         counts = np.array([self.counter(t) for t in texts], dtype=np.float32).reshape(len(texts), -1)
-        return np.hstack([vectors.reshape(len(texts), -1), counts])
+        return np.hstack([vectors, counts])
 
     def fit_transform(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """The same as `transform`: there is no vocabulary to fit."""

@@ -62,6 +62,8 @@ def test_embedding_features_append_the_counter_columns() -> None:
     np.testing.assert_allclose(np.linalg.norm(x[:, :16], axis=1), [1.0, 1.0], rtol=1e-6)
     bare = EmbeddingFeatures(SentenceEncoder(CountingEncoder(dims=16))).transform(["nice hand"])
     np.testing.assert_array_equal(bare, x[1:, :16])
+    with pytest.raises(ValueError, match="at least one text"):
+        feats.transform([])
 
 
 def test_missing_encoder_package_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
