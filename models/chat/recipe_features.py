@@ -175,7 +175,7 @@ def universal_sentence_encoder() -> Encode:
     model = require_encoder()(threads=1)
 
     def encode(texts: list[str]) -> NDArray[np.float32]:
-        return np.asarray(model.encode(texts), dtype=np.float32).reshape(len(texts), -1)
+        return np.asarray(model.encode(texts), dtype=np.float32)  # (len(texts), 512) for a list
 
     return encode
 
@@ -191,6 +191,8 @@ class SentenceEncoder:
         """Texts actually sent to the encoder (the rest came from the memo)."""
 
     def __call__(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        if not texts:  # no width to give: the encoder's is known only once it has encoded
+            raise ValueError("SentenceEncoder needs at least one text")
         missing = [t for t in dict.fromkeys(texts) if t not in self._memo]
         if missing:
             if self._encode is None:
@@ -200,7 +202,7 @@ class SentenceEncoder:
                 raise ValueError(f"encoder returned {vectors.shape[0]} vectors for {len(missing)} texts")
             self._memo.update(zip(missing, vectors, strict=True))
             self.encoded += len(missing)
-        return np.stack([self._memo[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
+        return np.stack([self._memo[t] for t in texts])
 
 
 class EmbeddingFeatures:
@@ -214,9 +216,7 @@ class EmbeddingFeatures:
         self.counter = counter
 
     def transform(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        """One row per text: embedding | counter columns."""
-        if not texts:  # no width to give: the encoder's is known only once it has encoded
-            raise ValueError("EmbeddingFeatures needs at least one text")
+        """One row per text: embedding | counter columns (no texts: ValueError, from the encoder)."""
         vectors = self.encoder(texts)
         if self.counter is None:
             return vectors
