@@ -1,8 +1,11 @@
-"""`railbird eval chat`: the chat model on any labelled CSV, or the model-card report.
+"""`railbird eval chat`: the chat model on any labelled CSV, the model-card report, or the whole
+chat path on independently written poker chat.
 
 `--csv`: ROC-AUC, precision/recall/F1 at the operating threshold, per detected language.
 `--report`: every figure in models/MODEL_CARD.md (shipped model on the public sets' test parts,
 the eval-only sets and the authored table-talk and poker corpora).
+`--independent [PATH ...]`: recall per category x language, clean lines flagged and automatic-action
+precision of every chat detector and policy (`models/chat/independent.py`).
 """
 
 from __future__ import annotations
@@ -46,10 +49,19 @@ def add_chat_eval_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--model", type=Path, default=None, help="artifact (default: settings / shipped)")
     parser.add_argument("--report", action="store_true", help="print every model-card figure as JSON")
+    parser.add_argument(
+        "--independent", type=Path, nargs="*", metavar="PATH", default=None,
+        help="lang/label/text TSV files or folders of them, through every chat detector and policy "
+             "(default: the dev and report folders of models/chat/evalsets/independent)",
+    )
+    parser.add_argument("--markdown", action="store_true", help="with --independent: Markdown tables, not JSON")
+    parser.add_argument("--out", type=Path, default=None, help="with --independent: also write the JSON here")
 
 
 def run_chat_eval(args: argparse.Namespace, settings: Settings) -> int:
     """Print evaluation JSON; exit code 2 on unusable input."""
+    if args.independent is not None:
+        return run_independent_eval(args, settings)
     classifier = load_classifier(args.model or settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
     if args.report:
         print(json.dumps(model_card_report(classifier, datasets_dir=settings.datasets_dir), indent=2))
@@ -181,3 +193,38 @@ def model_card_report(classifier: ChatClassifier, *, datasets_dir: Path) -> dict
     hits = [cat in v.flagged for (_, _, cat), v in zip(LABELLED, verdicts, strict=True)]
     report["authored_poker_categories_recall"] = round(sum(hits) / len(hits), 4)
     return report
+
+
+INDEPENDENT_DIR = Path(__file__).resolve().parent / "evalsets" / "independent"
+DEFAULT_INDEPENDENT = (INDEPENDENT_DIR / "dev", INDEPENDENT_DIR / "report")
+"""`dev` is for looking at errors; `report` is held out: only its aggregate figures are read."""
+
+
+def run_independent_eval(args: argparse.Namespace, settings: Settings) -> int:
+    """Every set through a fresh pipeline built as `railbird replay` builds it."""
+    from models.chat.independent import EvalSetError, evaluate_set, iter_sets, markdown, read_set
+    from models.chat.overlap import all_training_texts, authored_test_texts
+    from railbird.wiring import make_pipeline
+
+    explicit = bool(args.independent)
+    paths = list(args.independent) if explicit else list(DEFAULT_INDEPENDENT)
+    if args.model is not None:
+        settings = settings.model_copy(update={"chat_model_path": args.model})
+    seen, tests = all_training_texts(settings.datasets_dir), authored_test_texts()
+    results: dict[str, dict[str, Any]] = {}
+    for name, path in iter_sets(paths):
+        try:
+            lines = read_set(path)
+        except EvalSetError as exc:
+            if explicit or path.is_file() or not path.parent.is_dir():
+                print(f"eval chat: {exc}", file=sys.stderr)
+                return 2
+            results[name] = {"note": f"{exc} yet: nothing to evaluate"}
+            continue
+        results[name] = evaluate_set(lines, make_pipeline(settings), seen=seen, tests=tests)
+        results[name]["training_texts_checked"] = seen.describe()
+    text = json.dumps(results, indent=2, ensure_ascii=False)
+    if args.out is not None:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(markdown(results) if args.markdown else text)
+    return 0
