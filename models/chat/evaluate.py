@@ -11,6 +11,7 @@ precision of every chat detector and policy (`models/chat/independent.py`).
 from __future__ import annotations
 
 import argparse
+import codecs
 import csv
 import json
 import sys
@@ -85,7 +86,7 @@ def read_labelled_csv(args: argparse.Namespace) -> tuple[list[str], list[int]]:
     csv.field_size_limit(sys.maxsize)
     texts: list[str] = []
     labels: list[int] = []
-    with Path(args.csv).open(encoding=args.encoding, newline="") as fh:
+    with Path(args.csv).open(encoding=reading_encoding(args.encoding), newline="") as fh:
         if args.no_header:
             t, lab = int(args.text_col), int(args.label_col)
             for row in csv.reader(fh, delimiter=sep):
@@ -93,12 +94,26 @@ def read_labelled_csv(args: argparse.Namespace) -> tuple[list[str], list[int]]:
                     texts.append(row[t])
                     labels.append(int(row[lab].strip() in positives))
         else:
-            for drow in csv.DictReader(fh, delimiter=sep):
+            reader = csv.DictReader(fh, delimiter=sep)
+            for column in (args.text_col, args.label_col):
+                if column not in (reader.fieldnames or ()):
+                    raise ValueError(f"no column {column!r}; the header has {list(reader.fieldnames or ())}")
+            for drow in reader:
                 texts.append(drow[args.text_col] or "")
                 labels.append(int((drow[args.label_col] or "").strip() in positives))
     if not texts:
         raise ValueError("no rows")
     return texts, labels
+
+
+def reading_encoding(name: str) -> str:
+    """The codec to open a file with: UTF-8 files from spreadsheet exports start with a byte-order
+    mark, which plain "utf-8" keeps as part of the first column's name ("\ufeffinput_text")."""
+    try:
+        canonical = codecs.lookup(name).name
+    except LookupError:
+        raise ValueError(f"unknown encoding {name!r}") from None
+    return "utf-8-sig" if canonical == "utf-8" else name
 
 
 def category_scores(

