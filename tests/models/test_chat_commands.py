@@ -70,7 +70,8 @@ def test_eval_chat_on_a_csv(
     code, out = _run(monkeypatch, capsys, argv)
     result = json.loads(out)
     assert code == 0
-    assert result["n"] == 6 and result["positives"] == 3
+    # "kurva anyád" is an authored training line: left out of the figures and counted.
+    assert result["n"] == 5 and result["positives"] == 2 and result["seen_in_training_dropped"] == 1
     assert result["roc_auc"] == 1.0
     assert set(result["per_language"]) >= {"en", "hu"}
 
@@ -117,3 +118,23 @@ def test_eval_chat_names_a_missing_column_and_an_unknown_encoding(
     assert "no column 'text'; the header has ['message', 'label']" in capsys.readouterr().err
     assert main(["eval", "chat", "--csv", str(path), "--text-col", "message", "--encoding", "klingon"]) == 2
     assert "unknown encoding 'klingon'" in capsys.readouterr().err
+
+
+def test_eval_chat_drops_and_counts_rows_the_model_trained_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Zero-shot figures only on unseen rows: two rows are authored training lines (other case and
+    spacing); the public sets are absent here, which the output says."""
+    monkeypatch.setenv("RAILBIRD_DATASETS_DIR", str(tmp_path / "no-datasets"))
+    path = tmp_path / "labels.csv"
+    rows = [("ANJING  lu", 1), ("who is the chip leader", 0), ("you are a fucking idiot", 1), ("gg all, see you", 0)]
+    path.write_text("text,label\n" + "".join(f"{t},{y}\n" for t, y in rows), encoding="utf-8")
+    code, out = _run(monkeypatch, capsys, ["eval", "chat", "--csv", str(path)])
+    result = json.loads(out)
+    assert code == 0 and result["n"] == 2 and result["seen_in_training_dropped"] == 2
+    assert "davidson" in result["training_texts_checked"]["unavailable"]
+    code, out = _run(monkeypatch, capsys, ["eval", "chat", "--csv", str(path), "--keep-seen"])
+    assert code == 0 and json.loads(out)["n"] == 4
+    path.write_text("text,label\nwho is the chip leader,0\n", encoding="utf-8")
+    assert main(["eval", "chat", "--csv", str(path)]) == 2
+    assert "every row" in capsys.readouterr().err
