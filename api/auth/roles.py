@@ -45,6 +45,7 @@ ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
     ("POST", "/v1/cases/{case_id}/claim"): "decide",
     ("POST", "/v1/cases/{case_id}/release"): "decide",
     ("POST", "/v1/cases/{case_id}/reassign"): "senior",
+    ("POST", "/v1/cases/{case_id}/take-over"): "decide",
     ("POST", "/v1/cases/{case_id}/decisions"): "decide",
     ("GET", "/v1/cases/{case_id}/decisions"): "view",
     ("POST", "/v1/cases/{case_id}/sanctions"): "sanction",

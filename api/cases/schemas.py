@@ -9,7 +9,7 @@ from api.appeals.schemas import AppealPublic
 from api.decisions.schemas import DecisionPublic
 from api.findings.schemas import FindingPublic
 from api.sanctions.schemas import SanctionPublic
-from api.schemas import Body, Public
+from api.schemas import Body, Public, Reason
 
 CaseStatus = Literal["open", "escalated", "on_hold", "confirmed", "appealed", "actioned", "dismissed"]
 
@@ -73,6 +73,13 @@ class CaseDetail(Public):
 
 
 class ReassignRequest(Body):
-    """Hand the case to another user."""
+    """Hand the case to another user, saying why (audited)."""
 
     user_id: str
+    reason: Reason
+
+
+class TakeOverRequest(Body):
+    """Take a case someone else has claimed, saying why (audited)."""
+
+    reason: Reason

@@ -11,7 +11,9 @@ from sqlalchemy import ColumnElement, Select, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from api.appeals.models import Appeal
+from api.audit import service as audit
 from api.auth.models import User
+from api.auth.roles import allowed
 from api.auth.service import Principal
 from api.cases.models import CLOSED_STATUSES, QUEUE_RANK, Case, CaseAction
 from api.decisions.models import Decision
@@ -185,9 +187,38 @@ def claim(session: Session, *, case_id: str, principal: Principal, ttl: timedelt
         session.rollback()
         held = get(session, case_id=case_id)
         raise ConflictError(f"case {case_id} is claimed by user {held.assignee_id} until "
-                       f"{held.claim_expires_at.isoformat() if held.claim_expires_at else '?'}")
+                            f"{held.claim_expires_at.isoformat() if held.claim_expires_at else '?'}; "
+                            "a moderator or senior can take it over with a reason")
+    audit.append(session, actor=principal.username, action="case.claim", entity_type="case", entity_id=case_id,
+                 payload={"until": (now + ttl).isoformat()}, now=now)
     session.commit()
     session.refresh(case)
+    return case
+
+
+TAKE_OVER_ROLES = frozenset({"moderator", "senior"})
+"""Who may take a live claim from someone else: the next role in the hand-off, and seniors."""
+
+
+def take_over(session: Session, *, case_id: str, principal: Principal, reason: str, ttl: timedelta,
+              now: datetime) -> Case:
+    """Take a case whose live claim someone else holds (a stalled hand-off); audited with the reason.
+
+    A claim protects a reviewer's work from a concurrent decision, not the case from the team: a
+    moderator must not wait out an analyst's 30-minute claim to enforce what they confirmed.
+    """
+    case = get(session, case_id=case_id)
+    if case.status in CLOSED_STATUSES:
+        raise ConflictError(f"case {case_id} is closed ({case.status}); open an appeal to reopen it")
+    if principal.role not in TAKE_OVER_ROLES:
+        raise ForbiddenError("only moderators and seniors take over a claimed case; ask a senior to reassign it")
+    if case.status == "escalated" and principal.role != "senior":
+        raise ForbiddenError("escalated cases are worked by seniors")
+    previous = case.assignee_id if case.claim_expires_at is not None and case.claim_expires_at > now else None
+    case.assignee_id, case.claim_expires_at, case.updated_at = principal.user_id, now + ttl, now
+    audit.append(session, actor=principal.username, action="case.take_over", entity_type="case", entity_id=case_id,
+                 payload={"from_user_id": previous, "reason": reason}, now=now)
+    session.commit()
     return case
 
 
@@ -208,18 +239,27 @@ def release(session: Session, *, case_id: str, principal: Principal, now: dateti
     if case.assignee_id != principal.user_id:
         raise ConflictError(f"case {case_id} is not claimed by you")
     case.assignee_id, case.claim_expires_at, case.updated_at = None, None, now
+    audit.append(session, actor=principal.username, action="case.release", entity_type="case", entity_id=case_id,
+                 payload={}, now=now)
     session.commit()
     return case
 
 
-def reassign(session: Session, *, case_id: str, user_id: str, ttl: timedelta, now: datetime) -> Case:
-    """A senior hands the case to someone else with a fresh claim."""
+def reassign(session: Session, *, case_id: str, user_id: str, reason: str, principal: Principal,
+             ttl: timedelta, now: datetime) -> Case:
+    """A senior hands the case to someone else with a fresh claim; audited with the reason."""
     case = get(session, case_id=case_id)
     if case.status in CLOSED_STATUSES:
         raise ConflictError(f"case {case_id} is closed ({case.status})")
-    if session.get(User, user_id) is None:
-        raise NotFoundError(f"no user {user_id!r}")
+    target = session.get(User, user_id)
+    if target is None or not target.active:
+        raise NotFoundError(f"no active user {user_id!r}")
+    if not allowed("decide", target.role):
+        raise InvalidError(f"user {user_id!r} is a {target.role} and does not review cases")
+    previous = case.assignee_id
     case.assignee_id, case.claim_expires_at, case.updated_at = user_id, now + ttl, now
+    audit.append(session, actor=principal.username, action="case.reassign", entity_type="case", entity_id=case_id,
+                 payload={"from_user_id": previous, "to_user_id": user_id, "reason": reason}, now=now)
     session.commit()
     return case
 

@@ -11,7 +11,15 @@ from api.appeals import service as appeals
 from api.appeals.schemas import AppealCreate, AppealPublic
 from api.cases import service
 from api.cases.models import Case
-from api.cases.schemas import ActionPublic, CaseDetail, CasePage, CasePublic, CaseStatus, ReassignRequest
+from api.cases.schemas import (
+    ActionPublic,
+    CaseDetail,
+    CasePage,
+    CasePublic,
+    CaseStatus,
+    ReassignRequest,
+    TakeOverRequest,
+)
 from api.db import SessionDep
 from api.decisions import service as decisions
 from api.decisions.schemas import DecisionCreate, DecisionPublic, DecisionResult
@@ -54,7 +62,7 @@ def router() -> APIRouter:
             findings=[FindingPublic.model_validate(f) for f in b.findings],
             actions=[ActionPublic.model_validate(a) for a in b.actions],
             decisions=[DecisionPublic.model_validate(d) for d in b.decisions],
-            sanctions=[SanctionPublic.model_validate(s) for s in b.sanctions],
+            sanctions=[SanctionPublic.at(s, now) for s in b.sanctions],
             appeals=[AppealPublic.model_validate(a) for a in b.appeals],
         )
 
@@ -75,9 +83,18 @@ def router() -> APIRouter:
 
     @r.post("/{case_id}/reassign", response_model=CasePublic)
     def reassign(case_id: str, body: ReassignRequest, session: SessionDep, config: ConfigDep,
-                 now: NowDep) -> CasePublic:
-        """Senior: hand the case to another reviewer."""
-        case = service.reassign(session, case_id=case_id, user_id=body.user_id, ttl=config.claim_ttl, now=now)
+                 now: NowDep, who: PrincipalDep) -> CasePublic:
+        """Senior: hand the case to another reviewer, with a reason (audited)."""
+        case = service.reassign(session, case_id=case_id, user_id=body.user_id, reason=body.reason,
+                                principal=who, ttl=config.claim_ttl, now=now)
+        return public(case, now)
+
+    @r.post("/{case_id}/take-over", response_model=CasePublic)
+    def take_over(case_id: str, body: TakeOverRequest, session: SessionDep, config: ConfigDep,
+                  now: NowDep, who: PrincipalDep) -> CasePublic:
+        """Moderator or senior: take a case claimed by someone else, with a reason (audited)."""
+        case = service.take_over(session, case_id=case_id, principal=who, reason=body.reason,
+                                 ttl=config.claim_ttl, now=now)
         return public(case, now)
 
     @r.post("/{case_id}/decisions", response_model=DecisionResult)
@@ -87,7 +104,7 @@ def router() -> APIRouter:
         decision, applied = decisions.decide(session, case_id=case_id, kind=body.kind, reason=body.reason,
                                              apply=body.apply, principal=who, now=now)
         return DecisionResult(decision=DecisionPublic.model_validate(decision),
-                              sanctions=[SanctionPublic.model_validate(s) for s in applied])
+                              sanctions=[SanctionPublic.at(s, now) for s in applied])
 
     @r.get("/{case_id}/decisions", response_model=list[DecisionPublic])
     def list_decisions(case_id: str, session: SessionDep) -> list[DecisionPublic]:
@@ -100,13 +117,13 @@ def router() -> APIRouter:
         """Moderator: enforce a confirmed, claimed case (proposals, or a custom sanction)."""
         if body.kind is None:
             applied = decisions.apply_confirmed(session, case_id=case_id, principal=who, now=now)
-            return [SanctionPublic.model_validate(s) for s in applied]
+            return [SanctionPublic.at(s, now) for s in applied]
         if body.scope is None or body.reason is None:
             raise InvalidError("a custom sanction needs kind, scope and reason")
         sanction = decisions.apply_custom(session, case_id=case_id, kind=body.kind, scope=body.scope,
                                           scope_value=body.scope_value, expires_at=body.expires_at,
                                           reason=body.reason, principal=who, now=now)
-        return [SanctionPublic.model_validate(sanction)]
+        return [SanctionPublic.at(sanction, now)]
 
     @r.post("/{case_id}/appeals", response_model=AppealPublic)
     def appeal(case_id: str, body: AppealCreate, session: SessionDep, now: NowDep,

@@ -29,6 +29,7 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("GET", "/console/cases/{case_id}"): "view",
     ("POST", "/console/cases/{case_id}/claim"): "decide",
     ("POST", "/console/cases/{case_id}/release"): "decide",
+    ("POST", "/console/cases/{case_id}/take-over"): "decide",
     ("POST", "/console/cases/{case_id}/decide"): "decide",
     ("POST", "/console/cases/{case_id}/sanction"): "sanction",
     ("POST", "/console/cases/{case_id}/appeal"): "senior",

@@ -21,6 +21,7 @@ from api.appeals.schemas import AppealCreate, AppealResolve
 from api.auth import service as auth
 from api.cases import service as cases
 from api.cases.models import Case
+from api.cases.schemas import TakeOverRequest
 from api.console import policy_page, render
 from api.console.guard import LOGIN_CSRF_COOKIE, PREFIX, SESSION_COOKIE, ConsoleDep, install_login_redirect
 from api.console.rules import cite
@@ -130,6 +131,7 @@ def router() -> APIRouter:
                       for m in ev["messages"]],
             timeline=render.timeline_chart(ev["timeline"]), histories=histories, events=events, age=_age, names=names,
             claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
+            claimed_by_other=_claimed_by_other(b.case, ctx.user.user_id, now),
         )
 
     def act(case_id: str, fn: Callable[[], object], done: str) -> RedirectResponse:
@@ -146,6 +148,14 @@ def router() -> APIRouter:
     def claim(case_id: str, ctx: ConsoleDep, session: SessionDep, config: ConfigDep, now: NowDep) -> Response:
         return act(case_id, lambda: cases.claim(session, case_id=case_id, principal=ctx.user, ttl=config.claim_ttl,
                                                 now=now), "Claimed.")
+
+    @r.post("/cases/{case_id}/take-over")
+    def take_over(case_id: str, ctx: ConsoleDep, session: SessionDep, config: ConfigDep, now: NowDep) -> Response:
+        def run() -> None:
+            body = TakeOverRequest(reason=ctx.form.get("reason", ""))
+            cases.take_over(session, case_id=case_id, principal=ctx.user, reason=body.reason, ttl=config.claim_ttl,
+                            now=now)
+        return act(case_id, run, "Taken over.")
 
     @r.post("/cases/{case_id}/release")
     def release(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -242,6 +252,10 @@ def _case_of(session: Session, sanction_id: str) -> str:
 
 def _holds_claim(case: Case, user_id: str, now: datetime) -> bool:
     return case.assignee_id == user_id and case.claim_expires_at is not None and case.claim_expires_at > now
+
+
+def _claimed_by_other(case: Case, user_id: str, now: datetime) -> bool:
+    return case.assignee_id not in (None, user_id) and case.claim_expires_at is not None and case.claim_expires_at > now
 
 
 def _age(seconds: float) -> str:

@@ -53,8 +53,10 @@ def _transition(session: Session, *, case: Case, kind: str, now: datetime) -> No
                         .values(status="dropped"))
         return
     case.updated_at = now
-    case.assignee_id, case.claim_expires_at = (None, None) if kind in ("escalate", "hold") else (
-        case.assignee_id, case.claim_expires_at)
+    # Every decision hands the case on: a confirmed case goes to the moderators' queue, an escalated
+    # one to the seniors', a held one back to the pool. Keeping the decider's claim stalled the
+    # hand-off for the claim's whole TTL.
+    case.assignee_id, case.claim_expires_at = None, None
     if kind == "confirm":
         case.status, case.decided_at = "confirmed", now
     elif kind == "escalate":
@@ -88,9 +90,9 @@ def _sanction_from(session: Session, *, action: CaseAction, case: Case, principa
                    now: datetime) -> Sanction:
     spec = sanctions.SanctionSpec(
         sanction_id=action.action_id, case_id=case.id, player_id=action.player_id, kind=action.kind,
-        scope=action.scope, scope_value=action.scope_value, starts_at=max(action.starts_at, now),
+        scope=action.scope, scope_value=action.scope_value, starts_at=action.starts_at,
         expires_at=action.expires_at, reason=action.reason, rule=action.rule, automatic=False,
-    )
+    ).applied_at(now)
     sanction, _ = sanctions.create(session, spec=spec, actor=principal.username, now=now)
     return sanction
 

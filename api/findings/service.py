@@ -83,7 +83,7 @@ def _store(session: Session, *, findings: list[Finding], now: datetime, result: 
     new_actions = insert_many_ignore(session, CaseAction, action_rows, ("action_id",))
     # Automatic actions take effect now: sanctions + outbox events commit with the findings or not at
     # all, created together (one insert per table, one audit append) rather than one by one.
-    specs = [_spec(a, case_id=c) for a, c, _ in actions
+    specs = [_spec(a, case_id=c).applied_at(now) for a, c, _ in actions
              if a.disposition == "automatic" and a.action_id in new_actions]
     result.sanction_ids.extend(s.id for s in sanctions.create_many(session, specs=specs, actor=POLICY_ACTOR, now=now))
 

@@ -48,12 +48,15 @@ class Producer(Protocol):
     def close(self, timeout: float | None = None) -> None: ...
 
 
-def kafka_producer(bootstrap: str) -> Producer:
-    """A KafkaProducer that waits for all in-sync replicas before acknowledging."""
+def kafka_producer(bootstrap: str, compression: str | None = "gzip") -> Producer:
+    """A KafkaProducer that waits for all in-sync replicas before acknowledging; `compression` is
+    kafka-python's `compression_type` of `Settings.events_compression` (gzip by default: every
+    game server's client reads it)."""
     from kafka import KafkaProducer
 
     producer: Producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", retries=5, linger_ms=5,
-                                       request_timeout_ms=10_000, max_block_ms=10_000)
+                                       request_timeout_ms=10_000, max_block_ms=10_000,
+                                       compression_type=compression)
     return producer
 
 

@@ -27,13 +27,13 @@ def router() -> APIRouter:
             player_id=player_id,
             findings=[FindingPublic.model_validate(f) for f in h.findings],
             cases=[public(c, now) for c in h.cases],
-            sanctions=[SanctionPublic.model_validate(s) for s in h.sanctions],
+            sanctions=[SanctionPublic.at(s, now) for s in h.sanctions],
         )
 
     @r.get("/{player_id}/sanctions/active", response_model=ActiveSanctions)
     def active(player_id: str, session: SessionDep, now: NowDep) -> ActiveSanctions:
         """Sanctions in force now (started, not expired, not revoked, past second review)."""
         rows = sanctions.active_for_player(session, player_id=player_id, now=now)
-        return ActiveSanctions(player_id=player_id, sanctions=[SanctionPublic.model_validate(s) for s in rows])
+        return ActiveSanctions(player_id=player_id, sanctions=[SanctionPublic.at(s, now) for s in rows])
 
     return r

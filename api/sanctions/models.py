@@ -37,3 +37,18 @@ class Sanction(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     revoked_by: Mapped[str | None] = mapped_column(String(64))
     revoke_reason: Mapped[str | None] = mapped_column(Text)
+
+    def state_at(self, now: datetime) -> str:
+        """What game servers do about the sanction at `now`, in the word the console and API show.
+
+        `in_force` is exactly the predicate of `service.active_for_player` (what
+        `/v1/players/{id}/sanctions/active` returns), so the console never calls a sanction active
+        that no game server enforces; `scheduled` and `expired` are active rows outside their window.
+        """
+        if self.status != "active":
+            return self.status
+        if self.starts_at > now:
+            return "scheduled"
+        if self.expires_at is not None and self.expires_at <= now:
+            return "expired"
+        return "in_force"

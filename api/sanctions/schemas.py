@@ -7,6 +7,7 @@ from typing import Annotated
 
 from pydantic import StringConstraints
 
+from api.sanctions.models import Sanction
 from api.schemas import Body, Public, Reason
 from pipeline.contracts.common import UtcDatetime
 from pipeline.contracts.enforcement import ActionKind, Scope
@@ -33,6 +34,15 @@ class SanctionPublic(Public):
     revoked_at: datetime | None
     revoked_by: str | None
     revoke_reason: str | None
+    state: str = ""
+    """At the time of the response: in_force, scheduled, expired, pending_review, rejected or revoked."""
+
+    @classmethod
+    def at(cls, sanction: Sanction, now: datetime) -> SanctionPublic:
+        """The sanction with its enforcement state at `now` filled in."""
+        out = cls.model_validate(sanction)
+        out.state = sanction.state_at(now)
+        return out
 
 
 class SanctionApply(Body):

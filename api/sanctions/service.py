@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
@@ -30,6 +30,21 @@ class SanctionSpec:
     reason: str
     rule: str
     automatic: bool
+
+    def applied_at(self, now: datetime) -> SanctionSpec:
+        """The same measure with its window starting at `now` and keeping its length.
+
+        Proposals carry a window computed at detection, on the game server's clock. A review hours
+        later, a consumer that lags, or a server clock ahead of ours must not shift the window so
+        that it has ended (or not yet begun) when a game server asks: a sanction is in force from
+        the moment it is applied, for as long as policy (or the moderator) said.
+        """
+        return replace(self, starts_at=now, expires_at=_shifted_expiry(self.starts_at, self.expires_at, now))
+
+
+def _shifted_expiry(starts_at: datetime, expires_at: datetime | None, now: datetime) -> datetime | None:
+    """The expiry of a window of the same length starting at `now` (None: until revoked)."""
+    return None if expires_at is None else now + max(expires_at - starts_at, timedelta(0))
 
 
 def create(session: Session, *, spec: SanctionSpec, actor: str, now: datetime) -> tuple[Sanction, bool]:
@@ -100,6 +115,8 @@ def second_review(session: Session, *, sanction_id: str, approve: bool, reason: 
         raise ConflictError("a second review must be done by someone other than the moderator who applied it")
     sanction.status = "active" if approve else "rejected"
     sanction.reviewed_by = actor
+    if approve:  # held until now: its window starts at the approval and keeps its length
+        sanction.starts_at, sanction.expires_at = now, _shifted_expiry(sanction.starts_at, sanction.expires_at, now)
     audit.append(session, actor=actor, action="sanction.second_review", entity_type="sanction",
                  entity_id=sanction.id, payload={"approve": approve, "reason": reason}, now=now)
     if approve:

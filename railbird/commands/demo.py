@@ -54,7 +54,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             supervisor.start("consumers", ["consume", "--all"], env=env)
             supervisor.start(
                 "simulator",
-                ["simulate", "--profile", "demo", "--seed", str(args.seed), "--rate", str(args.rate), "--minutes", "600"],
+                ["simulate", "--profile", "demo", "--seed", str(args.seed), "--rate", str(args.rate), "--minutes", "600",
+                 "--start", "now"],
                 env=env,
             )
             _banner(api_url, logins, demo_dir)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
+from datetime import UTC, datetime
 from pathlib import Path
 
 from railbird.commands.bounty_options import add_bounty_arguments, bounty_config, bounty_error
@@ -30,6 +31,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-hands", action="store_true", help="quick chip-only hands, no hand.records")
     add_bounty_arguments(parser)
     parser.add_argument("--bootstrap", default=None, help="Kafka bootstrap (default RAILBIRD_KAFKA_BOOTSTRAP)")
+    parser.add_argument("--start", type=_start_time, default=None,
+                        help="room start time: ISO 8601 with offset, or 'now' (the demo's); default a fixed date, "
+                             "so a seed gives byte-identical events")
+
+
+def _start_time(value: str) -> datetime:
+    """`now` (the wall clock, whole seconds) or an ISO 8601 time with a UTC offset."""
+    if value == "now":
+        return datetime.now(UTC).replace(microsecond=0)
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {value!r}") from exc
+    if parsed.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"give a UTC offset (e.g. {value}+00:00)")
+    return parsed.astimezone(UTC)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -42,7 +59,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     config = RoomConfig.for_profile(args.profile, seed=args.seed, players=args.players,
                                     minutes=args.minutes, hands=not args.no_hands,
-                                    **bounty_config(args))
+                                    **bounty_config(args), **({"start": args.start} if args.start else {}))
     room = Room(config)
     with ExitStack() as stack:
         sink: Sink

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -51,3 +52,23 @@ class Users:
         return {"Authorization": f"Bearer {self.token(role, username)}"}
 
 
+
+
+def login_console(client, users: Users, role: str = "moderator", name: str = "mod1") -> str:  # type: ignore[no-untyped-def]
+    """Log `name` (created with `role`) into the console on `client`; returns the page's CSRF token."""
+    users.token(role, name, password="correct horse battery")
+    page = client.get("/console/login")
+    nonce = csrf_of(page.text)
+    r = client.post("/console/login", data={"csrf": nonce, "username": name, "password": "correct horse battery"},
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+    cookie = r.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    return csrf_of(client.get("/console/").text)
+
+
+def csrf_of(html: str) -> str:
+    """The CSRF token of a console page's first form."""
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found is not None, "no CSRF token on the page"
+    return found.group(1)

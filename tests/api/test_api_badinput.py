@@ -73,7 +73,9 @@ def test_unknown_ids_are_404_not_500(client, users):
     assert client.post("/v1/cases/nope/claim", headers=h).status_code == 404
     assert client.post("/v1/sanctions/nope/revoke", json={"reason": "r"}, headers=h).status_code == 404
     assert client.post("/v1/appeals/nope/resolve", json={"outcome": "upheld", "reason": "r"}, headers=h).status_code == 404
-    r = client.post("/v1/cases/nope/reassign", json={"user_id": "ghost"}, headers=h)
+    r = client.post("/v1/cases/nope/reassign", json={"user_id": "ghost", "reason": "r"}, headers=h)
+    assert r.status_code == 404
+    r = client.post("/v1/cases/nope/take-over", json={"reason": "r"}, headers=h)
     assert r.status_code == 404
 
 

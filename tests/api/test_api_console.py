@@ -5,26 +5,10 @@ from __future__ import annotations
 import re
 
 from api_factories import batch, chat_finding
-from api_support import SERVICE_TOKEN
+from api_support import SERVICE_TOKEN, csrf_of, login_console
 
 SVC = {"Authorization": f"Bearer {SERVICE_TOKEN}"}
 XSS = '<script>alert("x")</script><img src=x onerror=alert(1)> idiot'
-
-
-def _login(client, users, role="moderator", name="mod1") -> str:
-    users.token(role, name, password="correct horse battery")
-    page = client.get("/console/login")
-    nonce = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
-    r = client.post("/console/login", data={"csrf": nonce, "username": name, "password": "correct horse battery"},
-                    follow_redirects=False)
-    assert r.status_code == 303, r.text
-    cookie = r.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
-    return _csrf(client.get("/console/").text)
-
-
-def _csrf(html: str) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
 
 
 def test_anonymous_is_sent_to_login_and_headers_are_strict(client):
@@ -43,7 +27,7 @@ def test_login_needs_the_login_csrf_and_a_right_password(client, users):
     client.get("/console/login")
     r = client.post("/console/login", data={"csrf": "forged", "username": "ann", "password": "correct horse battery"})
     assert r.status_code == 403
-    nonce = _csrf(client.get("/console/login").text)
+    nonce = csrf_of(client.get("/console/login").text)
     r = client.post("/console/login", data={"csrf": nonce, "username": "ann", "password": "nope"})
     assert r.status_code == 401 and "wrong username or password" in r.text
 
@@ -51,7 +35,7 @@ def test_login_needs_the_login_csrf_and_a_right_password(client, users):
 def test_evidence_is_escaped_and_spans_highlighted(client, users):
     f = chat_finding(1, text=XSS)
     case_id = client.post("/v1/findings/batch", json=batch(f), headers=SVC).json()["case_ids"][0]
-    _login(client, users)
+    login_console(client, users)
     page = client.get(f"/console/cases/{case_id}").text
     assert "<script>alert" not in page and "<img src=x" not in page
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page
@@ -61,7 +45,7 @@ def test_evidence_is_escaped_and_spans_highlighted(client, users):
 
 def test_posts_without_csrf_are_refused(client, users):
     case_id = client.post("/v1/findings/batch", json=batch(chat_finding(1)), headers=SVC).json()["case_ids"][0]
-    _login(client, users)
+    login_console(client, users)
     r = client.post(f"/console/cases/{case_id}/claim", data={}, follow_redirects=False)
     assert r.status_code == 403 and "CSRF" in r.text
     r = client.post(f"/console/cases/{case_id}/claim", data={"csrf": "0" * 40}, follow_redirects=False)
@@ -70,7 +54,7 @@ def test_posts_without_csrf_are_refused(client, users):
 
 def test_work_a_case_through_the_forms(client, users):
     case_id = client.post("/v1/findings/batch", json=batch(chat_finding(1)), headers=SVC).json()["case_ids"][0]
-    csrf = _login(client, users)
+    csrf = login_console(client, users)
     queue = client.get("/console/?family=chat").text
     assert case_id in queue
     r = client.post(f"/console/cases/{case_id}/claim", data={"csrf": csrf})
@@ -87,7 +71,7 @@ def test_work_a_case_through_the_forms(client, users):
 
 def test_analyst_cannot_use_moderator_forms(client, users):
     case_id = client.post("/v1/findings/batch", json=batch(chat_finding(1)), headers=SVC).json()["case_ids"][0]
-    csrf = _login(client, users, role="analyst", name="ann2")
+    csrf = login_console(client, users, role="analyst", name="ann2")
     r = client.post(f"/console/cases/{case_id}/sanction", data={"csrf": csrf}, follow_redirects=False)
     assert r.status_code == 403
     assert client.get("/console/dashboard").status_code == 200
@@ -95,7 +79,7 @@ def test_analyst_cannot_use_moderator_forms(client, users):
 
 
 def test_logout_ends_the_session(client, users):
-    csrf = _login(client, users)
+    csrf = login_console(client, users)
     r = client.post("/console/logout", data={"csrf": csrf}, follow_redirects=False)
     assert r.status_code == 303
     assert client.get("/console/", follow_redirects=False).status_code == 303

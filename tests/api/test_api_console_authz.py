@@ -4,8 +4,8 @@ against the console's permission table (the same grants as the API's)."""
 from __future__ import annotations
 
 import pytest
+from api_support import login_console as _login
 from fastapi.routing import APIRoute
-from test_api_console import _login
 
 from api.auth.roles import GRANTS, HUMAN_ROLES
 from api.console import views as console

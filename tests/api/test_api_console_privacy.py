@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from api_factories import batch, chat_finding
 from api_support import SERVICE_TOKEN
-from test_api_console import _csrf, _login
+from api_support import csrf_of as _csrf
+from api_support import login_console as _login
 
 SVC = {"Authorization": f"Bearer {SERVICE_TOKEN}"}
 SECRET = "meet me at 12 Elm Street, loser"
