@@ -15,6 +15,7 @@ from api.app import create_app
 from api.db import make_engine, migrate
 from api.outbox.leader import PgLeadership
 from api.outbox.relay import Producer, Relay, kafka_producer
+from consumers.codecs import compression_type
 from consumers.topics import ensure_topics
 from pipeline.contracts import ENFORCEMENT
 from railbird.gc_tuning import tune_gc
@@ -37,7 +38,7 @@ def relay_factory(settings: Settings) -> Callable[[sessionmaker[Session]], Relay
         # Topic creation is idempotent; doing it here means the relay also recovers a wiped broker.
         ensure_topics(settings.kafka_bootstrap, partitions=settings.topic_partitions,
                       replication=settings.topic_replication, topics=[ENFORCEMENT])
-        return kafka_producer(settings.kafka_bootstrap)
+        return kafka_producer(settings.kafka_bootstrap, compression_type(settings.events_compression))
 
     url = settings.resolved_database_url()
     # On PostgreSQL every worker's relay competes for leadership (one publishes) and listens for

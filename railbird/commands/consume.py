@@ -14,6 +14,7 @@ from prometheus_client import CollectorRegistry
 
 from api.policy.rules import PolicySettings
 from consumers.api_client import ReviewApiClient
+from consumers.codecs import compression_type, missing_codecs
 from consumers.health import Readiness, serve_ops
 from consumers.logs import configure_json_logging
 from consumers.metrics import ConsumerMetrics
@@ -154,9 +155,16 @@ def serve(
     # Rebuilt after a failure: an idempotent producer whose id the broker lost never recovers.
     producer = RebuildingProducer(
         lambda: KafkaProducer(
-            bootstrap_servers=config.bootstrap, acks="all", linger_ms=2, client_id="railbird-consume"
+            bootstrap_servers=config.bootstrap,
+            acks="all",
+            linger_ms=2,
+            client_id="railbird-consume",
+            compression_type=compression_type(settings.kafka_compression),
         )
     )
+    if missing := missing_codecs():
+        # Not fatal: a batch in such a codec pauses its partition (consumers/poison.py), the rest goes on.
+        log.error("kafka-python cannot decode %s here: install the project's dependencies", ", ".join(missing))
     lanes = build_lanes(
         topics,
         config=config,
