@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from kafka import KafkaConsumer, TopicPartition
 
-from consumers.ports import RecordLike
+from consumers.ports import ISOLATION_LEVEL, RecordLike
 
 log = logging.getLogger("railbird.consumer")
 
@@ -29,6 +29,7 @@ class KafkaHistoryReader:
             enable_auto_commit=False,
             group_id=None,
             client_id="railbird-history",
+            isolation_level=ISOLATION_LEVEL,
         )
         try:
             consumer.assign([tp])
@@ -73,6 +74,7 @@ class KafkaHistoryReader:
             enable_auto_commit=False,
             group_id=None,
             client_id="railbird-changelog",
+            isolation_level=ISOLATION_LEVEL,
             fetch_max_wait_ms=20,  # tansu holds an empty fetch this long: the last poll's cost
             max_poll_records=10_000,
         )

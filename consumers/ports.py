@@ -9,6 +9,10 @@ from typing import Any, Protocol
 from kafka import TopicPartition
 from kafka.structs import OffsetAndMetadata
 
+ISOLATION_LEVEL = "read_committed"
+"""Every Railbird consumer reads committed records only: a game server's aborted transaction is
+never acted on (Apache Kafka filters it for such consumers; tansu does not, docs/game-servers.md)."""
+
 Message = tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]], int | None]
 """A record to produce: topic, key, value (None: a tombstone), headers, partition (None: by key)."""
 

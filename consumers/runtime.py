@@ -21,7 +21,7 @@ from consumers.input_stage import InputProcessor
 from consumers.lane import Lane, LaneConfig
 from consumers.local_stage import LOCAL_STATE_TOPICS, local_names
 from consumers.metrics import ConsumerMetrics
-from consumers.ports import ProducerPort
+from consumers.ports import ISOLATION_LEVEL, ProducerPort
 from consumers.processing import KeyedProcessor, Processor
 from consumers.retry import Backoff
 from consumers.topics import REKEY_MARK, changelog_topic, rekey_source, rekey_topic
@@ -145,6 +145,7 @@ def make_consumer(topic: str, config: RuntimeConfig) -> KafkaConsumer:
         session_timeout_ms=config.session_timeout_ms,
         heartbeat_interval_ms=config.heartbeat_ms,
         fetch_max_wait_ms=config.fetch_max_wait_ms,
+        isolation_level=ISOLATION_LEVEL,
     )
 
 
