@@ -3,8 +3,9 @@
 House rules section 4: nicknames must be sensible and not offensive. A nickname rarely changes, so
 it is checked once per (player, nickname) and remembered in a bounded map; a reset nickname is a
 new one and is checked again. Nicknames run words together and disguise them ("Fuk_Y0u69"), so
-besides whole words the squashed letters are searched for longer terms, and the classifier sees
-the nickname split into words.
+besides whole words the squashed letters are searched for longer terms, plain vulgar words are
+looked for as words of the name and inside it (`nickname_words`, Scunthorpe-safe), and the
+classifier sees the nickname split into words.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.classifier import chat_category
 from pipeline.detectors.chat.evidence import make_finding, message_evidence
 from pipeline.detectors.chat.lexicon import ABUSE_TERMS, Lexicon, compile_lexicon
+from pipeline.detectors.chat.nickname_words import undo_leet, vulgar_in_name
 from pipeline.detectors.chat.state import BoundedMap
 from pipeline.detectors.chat.text import fold, squash
 from pipeline.findings import Finding, Span
@@ -112,7 +114,8 @@ class NicknameDetector:
 
     def judge(self, nickname: str) -> tuple[float, str, tuple[Span, ...]] | None:
         """(score, reason, spans on the nickname) when offensive, else None."""
-        words = split_words(nickname)
+        # Leetspeak first: split at digits, "Sh1tHead" would become "Sh 1 t Head".
+        words = split_words(undo_leet(nickname))
         spans = tuple(self.lexicon.find(nickname)) or _respan(self.lexicon.find(words), nickname)
         if spans:
             return 0.9, f"abusive term ({spans[0].label})", spans
@@ -120,6 +123,10 @@ class NicknameDetector:
         for term, category in (*self.substrings, *((t, "hate") for t in NICKNAME_ONLY)):
             if term in flat:
                 return 0.8, f"abusive term hidden in the name ({category})", ()
+        vulgar = vulgar_in_name(nickname)
+        if vulgar is not None:
+            where = "word" if vulgar.whole_word else "hidden in the name"
+            return 0.85 if vulgar.whole_word else 0.8, f"vulgar {where} ({vulgar.term})", ()
         if any(w in flat for w in STAFF_WORDS):
             return 0.7, "poses as staff", ()
         if self.classifier is not None and len(words.split()) >= 2:

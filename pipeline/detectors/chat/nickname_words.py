@@ -1,0 +1,121 @@
+"""Vulgar words inside nicknames: names run words together ("FuckTheFish"), hide letters behind
+digits ("Sh1tHead", "C0ckSuck3r") and must not be flagged for a clean word that happens to hold a
+vulgar one ("Assassin_77", "Dickens_Reader", "Cockatoo_Joe": the Scunthorpe problem).
+
+Two lists, hand-written per room language like the chat lexicon (`lexicon.ABUSE_TERMS`):
+
+- `ROOTS` are vulgar wherever they sit in a name: no everyday word contains them, or the few
+  that do are in `HIDES_A_ROOT` and are cut out of the name before the search;
+- `WORDS` are vulgar only as a whole word of the name (after splitting at case changes, digits and
+  separators): "cock", "dick", "ass" hide inside too many clean words and names to be searched
+  for as substrings.
+
+The licensed word lists (LDNOOBW, slaviclean) are not used here as they are by the model's
+lexicon: they hold thousands of entries that are clean words in a name ("assassin" and "cockatoo"
+are in LDNOOBW v2 English), which is exactly what a nickname check must not flag.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.detectors.chat.text import fold
+
+
+def _folded(words: str) -> frozenset[str]:
+    return frozenset(fold(w) for w in words.split())
+
+
+ROOTS: frozenset[str] = _folded(
+    """
+    fuck fck fvck phuck motherf shit bullshit cunt wank whore slut bitch pussy penis porn
+    nigger nigga faggot cocksuck dicksuck dickhead asshole arsehole dumbass jackass asshat jizz
+    blowjob handjob dildo rapist
+    kontol memek ngentot ngewe jancok bangsat pepek
+    ditme dumemay dcm vcl occho
+    kurva fasz picsa geci bazdmeg buzi
+    хуй хуе хуё пизд ебал ебан ебат ёбан блят блядь бляд сука сучк мудак мудил пидор пидар підор підар
+    гандон залуп
+    """
+)
+"""Vulgar wherever they sit in a (folded) name."""
+
+WORDS: frozenset[str] = _folded(
+    """
+    fuk cock cocks dicks ass arse tits titties boobs cum anal rape fag fags twat prick nazi sex
+    asu tetek itil
+    segg
+    """
+)
+"""Vulgar only as a whole word of the name ("Cock_Joe", but not "Cockatoo_Joe"). Left out as
+names or everyday words: "dick" (Moby_Dick, Philip K. Dick), "homo" (Homo_Sapiens), Indonesian
+"tai" (Tai_Chi) and "babi" (Babi_Guling, a dish), Vietnamese words that fold onto everyday ones
+(lồn and lớn "big" both fold to "lon", cặc and các to "cac", buồi and buổi to "buoi")."""
+
+HIDES_A_ROOT: tuple[str, ...] = tuple(
+    fold(w)
+    for w in (
+        "scunthorpe", "shiitake", "shitake", "matsushita", "mishit", "pushit", "penistone", "pussycat",
+        "swank", "sucker", "cocksure", "therapist",
+        "страхуй", "застрахуй", "рубля", "корабля", "сукач", "сукин", "кусука",
+    )
+)  # fmt: skip
+"""Clean words holding a root: cut out of a name before the substring search ("sucker" so that
+"suckerpunch" is not "cocksuck" across a word join; "Matsushita" is a name, "therapist" a job)."""
+
+_LEET = str.maketrans("013457@$", "oieastas")
+_GLUED_DIGITS = re.compile(r"(?<=[^\W\d_])[0134578@$]+(?=[^\W\d_])")
+_EDGE_DIGITS = re.compile(r"(?<=[^\W\d_])[0134578@$]+|[0134578@$]+(?=[^\W\d_])")
+_WORD = re.compile(r"[^\W\d_]+")
+_BOUNDARY = re.compile(r"(?<=[^\W\d_])(?=[A-ZА-ЯІЇЄҐ][a-zа-яіїєґ])|(?<=[a-zа-яіїєґ])(?=[A-ZА-ЯІЇЄҐ])")
+
+
+@dataclass(frozen=True, slots=True)
+class VulgarHit:
+    """What made a name vulgar: the word or root, and whether it was a whole word of the name."""
+
+    term: str
+    whole_word: bool
+
+
+def undo_leet(nickname: str, *, edges: bool = False) -> str:
+    """Digits and `@`/`$` between two letters read as the letters they stand for
+    ("Sh1tHead" -> "ShitHead", "C0ckSuck3r" -> "CockSucker"); digits at a word's edge are a
+    number ("Assassin_77", "Closer77", "Player1" are left as they are) unless `edges`."""
+    glued = _EDGE_DIGITS if edges else _GLUED_DIGITS
+    return glued.sub(lambda m: m.group().translate(_LEET), nickname)
+
+
+def name_words(nickname: str, *, edges: bool = False) -> list[str]:
+    """The folded words of a name: split at case changes, digits and separators after leetspeak
+    is undone ("FuckTheFish_99" -> fuck, the, fish)."""
+    split = _BOUNDARY.sub(" ", undo_leet(nickname, edges=edges))
+    return [fold(w) for w in _WORD.findall(split)]
+
+
+def vulgar_in_name(nickname: str) -> VulgarHit | None:
+    """The first vulgar word or root of a name, or None. Digits at a word's edge are read as
+    letters too ("5hitHead"), but only here, where what they make must be a listed word: read so
+    everywhere, "Lucky7" and "Poker4Life" would become other words."""
+    return _vulgar(name_words(nickname)) or _vulgar(name_words(nickname, edges=True))
+
+
+def _vulgar(words: list[str]) -> VulgarHit | None:
+    for word in words:
+        if word in WORDS or word in ROOTS or _plural(word) in WORDS:
+            return VulgarHit(word, whole_word=True)
+    flat = "".join(words)
+    for clean in HIDES_A_ROOT:
+        flat = flat.replace(clean, " ")
+    for root in sorted(ROOTS):
+        if root in flat:
+            return VulgarHit(root, whole_word=False)
+    return None
+
+
+def _plural(word: str) -> str:
+    for ending in ("es", "s", "z"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)]
+    return word
