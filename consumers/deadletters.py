@@ -37,3 +37,19 @@ def letter_message(record: RecordLike, kind: ErrorKind, reason: str, now: dateti
         value_b64=DeadLetter.encode_bytes((record.value or b"")[:DLQ_VALUE_LIMIT]) or "",
     )
     return (dlq_topic(record.topic), record.key, letter.model_dump_json().encode(), [], None)
+
+
+def skipped_message(topic: str, partition: int, offset: int, reason: str, now: datetime) -> Message:
+    """The dead letter of an offset skipped unread (an undecodable batch, `railbird skip`): its
+    position and the reason; no key or value, since nothing of it could be read."""
+    letter = DeadLetter(
+        topic=topic,
+        partition=partition,
+        offset=offset,
+        error_kind="undecodable",
+        error=reason,
+        failed_at=now,
+        key_b64=None,
+        value_b64="",
+    )
+    return (dlq_topic(topic), None, letter.model_dump_json().encode(), [], None)

@@ -37,6 +37,8 @@ class Readiness:
             "lanes_waiting": waiting,
             "api_reachable": api_ok,
             "retrying": {name: s.retrying for name, s in self.lanes.items() if s.retrying},
+            # Still ready (every other partition is served), but visible: `railbird skip` ends it.
+            "blocked": {p: why for s in self.lanes.values() for p, why in s.blocked.items()},
         }
         return (not waiting and api_ok), detail
 

@@ -23,13 +23,16 @@ from typing import TypeVar
 
 from kafka import ConsumerRebalanceListener, TopicPartition
 from kafka.errors import CommitFailedError, KafkaError
+from kafka.structs import OffsetAndMetadata
 
 from consumers.api_client import ReviewApiClient
+from consumers.blocking import PartitionGuard
 from consumers.bundle import expand
 from consumers.commits import PendingCommits
 from consumers.deadletters import letter_message
 from consumers.metrics import ConsumerMetrics
 from consumers.outgoing import await_sends, bundle_routes, send_all, start_sends
+from consumers.poison import BatchProbe, NullProbe, SkipBook
 from consumers.ports import ConsumerPort, Message, ProducerPort, RecordLike, SendFuture, commit_offsets
 from consumers.processing import Handled, Processor, Route
 from consumers.retry import Backoff, StopRequestedError, TransientError, retry_forever
@@ -80,6 +83,8 @@ class LaneStatus:
     partitions: int = 0
     last_commit_at: float = 0.0
     retrying: str = ""
+    blocked: dict[str, str] = field(default_factory=dict)
+    """Partitions paused on an undecodable batch: "topic/partition" -> "offset N: error"."""
 
 
 @dataclass
@@ -96,12 +101,20 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
     backoff: Backoff = field(default_factory=Backoff)
     clock: Callable[[], float] = time.time
     status: LaneStatus = field(default_factory=LaneStatus)
+    probe: BatchProbe = field(default_factory=NullProbe)
+    """Finds the partition of a batch `poll()` could not decode (`consumers.poison`)."""
+    skips: SkipBook = field(default_factory=SkipBook)
+    _guard: PartitionGuard = field(init=False, repr=False)
     _pending_assignment: set[TopicPartition] | None = field(default=None, init=False, repr=False)
     _commits: PendingCommits = field(default_factory=PendingCommits, init=False, repr=False)
     _in_flight: InFlight | None = field(default=None, init=False, repr=False)
     _writer: FindingsWriter = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self._guard = PartitionGuard(
+            probe=self.probe, skips=self.skips, metrics=self.metrics, group=self.config.group,
+            report=self.status.blocked, clock=self.clock,
+        )
         self._writer = FindingsWriter(
             api=self.api,
             metrics=self.metrics,
@@ -129,9 +142,15 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         """Poll once and handle what came; the number of records handled."""
         if self._commits.failed:
             self._settle_commits()
-        polled = self.consumer.poll(
-            timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_records
-        )
+        try:
+            polled = self.consumer.poll(
+                timeout_ms=self.config.poll_timeout_ms, max_records=self.config.max_records
+            )
+        except Exception as exc:  # noqa: BLE001 - no input may stop the lane (consumers/poison.py)
+            self.stop.wait(self._guard.poll_failed(self.consumer, exc))
+            return 0
+        if self._guard.blocked:
+            self._guard.skip_due(self.consumer, self._send_dead_letters, self._commit_skip)
         if self._pending_assignment is not None:
             # Commit the batch in hand first: the rebuild compares each partition's committed
             # offset with the state's, and a state that is exact needs no replay.
@@ -252,9 +271,19 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
                 return
 
     def _resume(self) -> None:
-        paused = list(self.consumer.paused())
+        """Resume what the lane paused itself; blocked partitions wait for their skip."""
+        paused = set(self.consumer.paused()) - set(self._guard.blocked)
         if paused:
             self.consumer.resume(*paused)
+
+    def _send_dead_letters(self, messages: list[Message]) -> None:
+        self._retry("dlq", lambda: send_all(self.producer, messages, self.config.produce_timeout_s))
+
+    def _commit_skip(self, offsets: dict[TopicPartition, OffsetAndMetadata]) -> None:
+        try:
+            self._retry("commit", lambda: self._commit_once(dict(offsets)))
+        except CommitFailedError as exc:  # the new owner meets the batch and the request again
+            log.warning("commit lost to a rebalance: %s", exc, extra={"group": self.config.group})
 
     def _changelog(self) -> list[Message]:
         """State changes the processor wants durable before the batch is committed (a processor
@@ -386,6 +415,9 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             value = self.consumer.committed(tp)
             return None if value is None else int(value)
 
+        # A new assignment un-pauses everything: a partition still holding its broken batch is
+        # probed again when the lane meets it, by whichever process owns it now.
+        self._guard.forget(set(self._guard.blocked))
         self.processor.on_assigned(assigned, offset_of)
         self.status.joined = True
         self.status.partitions = len(assigned)

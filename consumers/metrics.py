@@ -26,6 +26,8 @@ class ConsumerMetrics:
     api_requests: Counter
     skipped: Counter
     anomalies: Gauge
+    blocked: Gauge
+    undecodable: Counter
 
     @classmethod
     def create(cls, registry: CollectorRegistry) -> ConsumerMetrics:
@@ -78,6 +80,18 @@ class ConsumerMetrics:
                 "Inputs the keyed detectors this process holds counted as anomalous (e.g. late beyond"
                 " the reorder lateness), since their state was last built",
                 ["detector", "kind"],
+                registry=registry,
+            ),
+            blocked=Gauge(
+                "railbird_partition_blocked",
+                "1 while a partition is paused on a batch it cannot decode (until `railbird skip`)",
+                ["topic", "partition"],
+                registry=registry,
+            ),
+            undecodable=Counter(
+                "railbird_undecodable_batches",
+                "Batches found undecodable (codec, checksum, size); each pauses its partition",
+                ["topic"],
                 registry=registry,
             ),
             skipped=Counter(

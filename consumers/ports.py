@@ -61,6 +61,10 @@ class ConsumerPort(Protocol):
 
     def highwater(self, partition: TopicPartition) -> Any: ...
 
+    def position(self, partition: TopicPartition) -> Any: ...
+
+    def seek(self, partition: TopicPartition, offset: int) -> Any: ...
+
 
 class SendFuture(Protocol):
     """An in-flight produce; `get` blocks until the broker acknowledged it or raises."""

@@ -21,6 +21,7 @@ from consumers.input_stage import InputProcessor
 from consumers.lane import Lane, LaneConfig
 from consumers.local_stage import LOCAL_STATE_TOPICS, local_names
 from consumers.metrics import ConsumerMetrics
+from consumers.poison import KafkaBatchProbe, SkipBook
 from consumers.ports import ISOLATION_LEVEL, ProducerPort
 from consumers.processing import KeyedProcessor, Processor
 from consumers.retry import Backoff
@@ -159,8 +160,10 @@ def build_lanes(
     api: ReviewApiClient,
     metrics: ConsumerMetrics,
     stop: threading.Event,
+    skips: SkipBook | None = None,
 ) -> dict[str, Lane]:
-    """One subscribed lane per topic."""
+    """One subscribed lane per topic; `skips` holds the operators' skip requests (`SkipFeed`)."""
+    book = skips if skips is not None else SkipBook()
     lanes: dict[str, Lane] = {}
     for topic in topics:
         consumer = make_consumer(topic, config)
@@ -179,6 +182,8 @@ def build_lanes(
             ),
             stop=stop,
             backoff=Backoff(base_s=config.retry_base_s, cap_s=config.retry_cap_s),
+            probe=KafkaBatchProbe(bootstrap=config.bootstrap, fetch_max_wait_ms=config.fetch_max_wait_ms),
+            skips=book,
         )
         consumer.subscribe([topic], listener=lane)
         lanes[topic] = lane

@@ -8,6 +8,7 @@ import time
 from kafka.admin import KafkaAdminClient, NewTopic
 from kafka.errors import KafkaError, TopicAlreadyExistsError
 
+from consumers.poison import CONTROL_SUFFIX
 from pipeline.contracts import ENFORCEMENT, INPUT_TOPICS, dlq_topic
 
 DAY_MS = 86_400_000
@@ -39,6 +40,8 @@ def topic_configs(topic: str, *, lookback_s: float = 0.0) -> dict[str, str]:
             "retention.ms": str(CHANGELOG_RETENTION_MS),
             "segment.ms": str(CHANGELOG_SEGMENT_MS),
         }
+    if topic.endswith(CONTROL_SUFFIX):
+        return {"retention.ms": str(DLQ_RETENTION_MS)}  # skip requests: as long as the dead letters
     if topic.endswith(dlq_topic("")):
         return {"retention.ms": str(DLQ_RETENTION_MS)}
     if REKEY_MARK in topic:

@@ -14,6 +14,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "broker": ("railbird.commands.broker", "start the embedded Kafka-compatible broker on loopback"),
     "api": ("railbird.commands.api", "run the review API and console (and the outbox relay)"),
     "consume": ("railbird.commands.consume", "consume one input topic or all of them"),
+    "skip": ("railbird.commands.skip", "dead-letter an undecodable batch that paused a partition"),
     "simulate": ("railbird.commands.simulate", "produce simulated poker-room traffic"),
     "demo": ("railbird.commands.demo", "broker + API + consumers + simulator, with a live summary"),
     "replay": ("railbird.commands.replay", "run a JSONL file of events through the pipeline offline"),

@@ -9,7 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.contracts.common import SCHEMA_VERSION, UtcDatetime
 
-ErrorKind = Literal["oversized", "not_json", "invalid", "unknown_topic", "processing"]
+ErrorKind = Literal["oversized", "not_json", "invalid", "unknown_topic", "processing", "undecodable"]
+"""`undecodable`: an offset of a batch the consumer could not decode (codec, checksum), skipped by
+an operator (`railbird skip`); such a dead letter has no key and an empty value."""
 
 
 class DeadLetter(BaseModel):

@@ -18,6 +18,7 @@ from consumers.codecs import compression_type, missing_codecs
 from consumers.health import Readiness, serve_ops
 from consumers.logs import configure_json_logging
 from consumers.metrics import ConsumerMetrics
+from consumers.poison import SkipBook, SkipFeed, control_topic
 from consumers.producer import RebuildingProducer
 from consumers.runtime import (
     DetectorFactory,
@@ -141,6 +142,8 @@ def serve(
         topics=[*topics, *internal_topics(topics)],
         lookback_s=lookback_for(factory().values(), config.state_lookback_s),
     )
+    ensure_topics(config.bootstrap, partitions=1, replication=settings.topic_replication,
+                  topics=[control_topic(config.group_prefix)])
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -165,6 +168,7 @@ def serve(
     if missing := missing_codecs():
         # Not fatal: a batch in such a codec pauses its partition (consumers/poison.py), the rest goes on.
         log.error("kafka-python cannot decode %s here: install the project's dependencies", ", ".join(missing))
+    skips = SkipBook()
     lanes = build_lanes(
         topics,
         config=config,
@@ -174,7 +178,9 @@ def serve(
         api=api,
         metrics=metrics,
         stop=stop,
+        skips=skips,
     )
+    SkipFeed(bootstrap=config.bootstrap, topic=control_topic(config.group_prefix), book=skips).start(stop)
     tune_gc()  # after the models and detectors exist: see railbird.gc_tuning
     server = None
     if metrics_port:

@@ -116,6 +116,12 @@ class FakeConsumer:
     def highwater(self, tp: TopicPartition) -> int:
         return len(self.log.get(tp, []))
 
+    def position(self, tp: TopicPartition) -> int:
+        return self.positions.get(tp, 0)
+
+    def seek(self, tp: TopicPartition, offset: int) -> None:
+        self.positions[tp] = offset
+
     def pause(self, *partitions: TopicPartition) -> None:
         self.paused_set |= set(partitions)
 
