@@ -30,6 +30,7 @@ from api.privacy.retention import RetentionJob
 from api.privacy.shaping import PrivacyShaping
 from api.ratelimit import RateLimit, rate_limits_from
 from api.sanctions import views as sanctions
+from api.saved_views import views as saved_views
 from api.stats import views as stats
 from railbird.settings import DEV_SERVICE_TOKEN, Settings
 
@@ -118,7 +119,7 @@ def api_router() -> APIRouter:
     """Everything under /v1, behind the deny-by-default permission table."""
     v1 = APIRouter(prefix="/v1", dependencies=[Depends(authorize)])
     v1.add_api_route("/health", _health, methods=["GET"], tags=["health"])
-    for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events, policy):
+    for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events, policy, saved_views):
         v1.include_router(module.router())
     return v1
 

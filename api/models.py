@@ -5,13 +5,14 @@ from __future__ import annotations
 from api.appeals.models import Appeal
 from api.audit.models import AuditEntry
 from api.auth.models import ApiToken, User
-from api.cases.models import Case, CaseAction
+from api.cases.models import Case, CaseAction, CaseTag
 from api.db import Base
 from api.decisions.models import Decision
 from api.findings.models import FindingPlayer, FindingRow
 from api.outbox.models import OutboxEvent
 from api.policy.models import PolicyRevision
 from api.sanctions.models import Sanction
+from api.saved_views.models import SavedView
 
 __all__ = [
     "ApiToken",
@@ -20,11 +21,13 @@ __all__ = [
     "Base",
     "Case",
     "CaseAction",
+    "CaseTag",
     "Decision",
     "FindingPlayer",
     "FindingRow",
     "OutboxEvent",
     "PolicyRevision",
     "Sanction",
+    "SavedView",
     "User",
 ]

@@ -70,3 +70,18 @@ index directly for any page (mixed ASC/DESC orders cannot be expressed as one ro
 
 Index("ix_cases_queue_rank", Case.family, Case.status, QUEUE_RANK, Case.created_at, Case.id)
 Index("ix_cases_status_rank", Case.status, QUEUE_RANK, Case.created_at, Case.id)
+Index("ix_cases_family_status_age", Case.family, Case.status, Case.created_at, Case.id)
+"""The queue sorted by age (oldest or newest first), keyset-paginated like the priority order."""
+Index("ix_cases_assignee", Case.assignee_id, Case.status)
+"""'My cases': the few cases one reviewer holds."""
+
+
+class CaseTag(Base):
+    """What a case's findings name, as `kind:value` (`api.cases.tags`): detector, language, other
+    players, nicknames, tables, tournaments, hands, reporters. One index seek per filter or search."""
+
+    __tablename__ = "case_tags"
+    __table_args__ = (Index("ix_case_tags_case", "case_id"),)
+
+    tag: Mapped[str] = mapped_column(String(200), primary_key=True)
+    case_id: Mapped[str] = mapped_column(ForeignKey("cases.id"), primary_key=True)

@@ -35,6 +35,9 @@ class CasePublic(Public):
     decided_at: datetime | None
     reopened: int
     sla_age_s: int = 0
+    sla_state: Literal["ok", "due", "breached", "closed"] = "ok"
+    """Against the family's SLA (`api/cases/sla.py`): ok, due (past half), breached, closed."""
+    sla_due_at: datetime | None = None
 
 
 class CasePage(Public):

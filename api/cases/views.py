@@ -9,14 +9,15 @@ from fastapi import APIRouter, Query
 
 from api.appeals import service as appeals
 from api.appeals.schemas import AppealCreate, AppealPublic
-from api.cases import service
+from api.cases import bulk, service, sla
+from api.cases import queue as queue_service
 from api.cases.models import Case
+from api.cases.queue_schemas import BulkCloseRequest, BulkCloseResult, QueueQuery, QueueSort, TabCountsPublic
 from api.cases.schemas import (
     ActionPublic,
     CaseDetail,
     CasePage,
     CasePublic,
-    CaseStatus,
     ReassignRequest,
     TakeOverRequest,
 )
@@ -27,15 +28,14 @@ from api.deps import ConfigDep, NowDep, PrincipalDep
 from api.errors import InvalidError
 from api.evidence.service import merge
 from api.findings.schemas import FindingPublic
-from api.pagination import Filter
 from api.sanctions.schemas import SanctionApply, SanctionPublic
-from pipeline.findings import Family
 
 
 def public(case: Case, now: datetime) -> CasePublic:
-    """Case with its SLA age filled in."""
+    """Case with its SLA age, state and due time filled in."""
     out = CasePublic.model_validate(case)
     out.sla_age_s = max(0, int((now - case.created_at).total_seconds()))
+    out.sla_state, out.sla_due_at = sla.state(case, now=now), sla.due_at(case)
     return out
 
 
@@ -44,14 +44,24 @@ def router() -> APIRouter:
     r = APIRouter(prefix="/cases", tags=["cases"])
 
     @r.get("", response_model=CasePage)
-    def queue(session: SessionDep, now: NowDep, family: Family | None = None, status: CaseStatus = "open",
-              assignee_id: Filter = None, subject_id: Filter = None,
-              limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    def queue(session: SessionDep, now: NowDep, who: PrincipalDep, filters: QueueQuery,
+              sort: QueueSort = "priority", limit: Annotated[int, Query(ge=1, le=200)] = 50,
               cursor: Annotated[str | None, Query(max_length=512)] = None) -> CasePage:
-        """The queue: one status (and optionally family), priority then age; keyset pagination."""
-        page = service.queue(session, family=family, status=status, assignee_id=assignee_id,
-                             subject_id=subject_id, limit=limit, cursor=cursor)
+        """The queue: filters and search (one status or `active`/`all`), sorted, keyset-paginated."""
+        page = queue_service.page(session, f=filters.to_filter(me=who.user_id), sort=sort, limit=limit, cursor=cursor,
+                                  now=now)
         return CasePage(items=[public(c, now) for c in page.items], next_cursor=page.next_cursor)
+
+    @r.get("/counts", response_model=TabCountsPublic)
+    def counts(session: SessionDep, now: NowDep, who: PrincipalDep, filters: QueueQuery) -> TabCountsPublic:
+        """Matching cases per family (same status) and per status (same family), each capped."""
+        c = queue_service.tab_counts(session, f=filters.to_filter(me=who.user_id), now=now)
+        return TabCountsPublic(families=c.families, statuses=c.statuses, cap=c.cap)
+
+    @r.post("/bulk-close", response_model=BulkCloseResult)
+    def bulk_close(body: BulkCloseRequest, session: SessionDep, now: NowDep, who: PrincipalDep) -> BulkCloseResult:
+        """Moderator/senior: close many cases at once with one reason (each case audited)."""
+        return bulk.run(session, request=body, principal=who, now=now)
 
     @r.get("/{case_id}", response_model=CaseDetail)
     def get_case(case_id: str, session: SessionDep, now: NowDep) -> CaseDetail:

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from api.appeals.models import Appeal
 from api.audit import service as audit
 from api.audit.models import AuditEntry
+from api.cases import tags
 from api.cases.models import CLOSED_STATUSES, Case, CaseAction
 from api.decisions.models import Decision
 from api.errors import ConflictError
@@ -148,6 +149,7 @@ def erase_player(session: Session, *, player_id: str, key: str, actor: str, now:
     for e in events:
         e.player_id = alias
         e.body = json.dumps(_scrub(json.loads(e.body), player_id=player_id, alias=alias, erase_all=False))
+    tags.rebuild(session, case_ids={f.case_id for f in findings} | {c.id for c in cases})
     report = ErasureReport(alias, len(findings), len(cases), len(sanctions), len(events))
     audit.append(session, actor=actor, action="player.erase", entity_type="player", entity_id=alias,
                  payload={"findings": report.findings, "cases": report.cases, "sanctions": report.sanctions,
@@ -163,6 +165,7 @@ def redact_expired(session: Session, *, days: int, now: datetime, actor: str = "
     cases = list(session.scalars(select(Case).where(Case.status.in_(CLOSED_STATUSES), Case.decided_at < cutoff,
                                                     Case.summary != EXPIRED)))
     redacted = 0
+    touched: set[str] = set()
     for case in cases:
         for f in session.scalars(select(FindingRow).where(FindingRow.case_id == case.id)):
             if f.document.get("retention_redacted_at"):
@@ -170,7 +173,9 @@ def redact_expired(session: Session, *, days: int, now: datetime, actor: str = "
             f.document = {**_expire(f.document), "retention_redacted_at": now.isoformat()}
             f.summary = EXPIRED
             redacted += 1
+            touched.add(case.id)
         case.summary = EXPIRED
+    tags.rebuild(session, case_ids=touched)
     if redacted:
         audit.append(session, actor=actor, action="retention.redact", entity_type="retention",
                      entity_id=cutoff.date().isoformat(), payload={"findings": redacted, "days": days}, now=now)

@@ -13,7 +13,7 @@ from api.auth.roles import ENDPOINT_PERMISSIONS, GRANTS, ROLES
 from api.db import make_sessions
 
 DUMMY = {"finding_id": "f-x", "case_id": "c-x", "sanction_id": "s-x", "player_id": "p-x", "appeal_id": "a-x",
-         "user_id": "u-x", "token_id": "t-x"}
+         "user_id": "u-x", "token_id": "t-x", "view_id": "v-x"}
 CALLERS = [*ROLES, "none", "expired", "revoked"]
 
 

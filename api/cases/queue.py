@@ -1,0 +1,236 @@
+"""The queue: filters, search, sorts with keyset pagination, and capped counts per tab.
+
+Every sort is a keyset over (sort key..., id) in one direction, so the next page is a row-value
+comparison the database answers with an index range seek at any depth (`ix_cases_queue_rank` for
+priority, `ix_cases_family_status_age` for age, within one family and status). The cursor names its
+sort: a cursor from another sort is a 422, not a silently wrong page.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from sqlalchemy import ColumnElement, Select, and_, exists, func, not_, or_, select, tuple_
+from sqlalchemy.orm import Session
+
+from api.cases.models import CLOSED_STATUSES, OPEN_STATUSES, QUEUE_RANK, Case, CaseAction, CaseTag
+from api.cases.tags import search_tags, tag
+from api.errors import InvalidError
+
+FAMILIES: Final = ("chat", "snapcam", "nickname", "seat", "hand")
+STATUSES: Final = (*OPEN_STATUSES, *CLOSED_STATUSES)
+STATUS_GROUPS: Final[dict[str, tuple[str, ...]]] = {"active": OPEN_STATUSES, "all": STATUSES}
+"""Pseudo-statuses: every open status ('active', e.g. for "my cases"), or every status ('all')."""
+AGES: Final[dict[str, tuple[timedelta | None, timedelta | None]]] = {
+    "lt1h": (None, timedelta(hours=1)), "lt24h": (None, timedelta(hours=24)),
+    "gt24h": (timedelta(hours=24), None), "gt7d": (timedelta(days=7), None),
+}
+"""Age buckets: (at least, less than) since the case opened."""
+SORTS: Final = ("priority", "oldest", "newest", "findings", "score")
+ASSIGNEE_NONE: Final = "none"
+MAX_QUERY = 128
+COUNT_CAP: Final = 10_000
+"""Tab counts stop at this many ("10,000+"): a count costs at most this many index entries."""
+
+
+@dataclass(frozen=True, slots=True)
+class QueueFilter:
+    """What the queue shows; every field optional except the status (a status or a pseudo-status)."""
+
+    family: str | None = None
+    status: str = "open"
+    category: str | None = None
+    detector: str | None = None
+    language: str | None = None
+    age: str | None = None
+    assignee: str | None = None
+    """A user id, or 'none' for unclaimed cases (no claim or a lapsed one)."""
+    automatic: bool | None = None
+    """True: cases with proposals, every one applied automatically (e.g. auto-blocked hit-and-runs);
+    False: cases with at least one proposal waiting for a person, or none at all."""
+    q: str | None = None
+    subject_id: str | None = None
+    created_before: datetime | None = None
+    """Only cases opened at or before this time (a bulk action's snapshot of what the user saw)."""
+
+    def __post_init__(self) -> None:
+        _check(self.family, FAMILIES, "family")
+        _check(self.status, (*STATUSES, *STATUS_GROUPS), "status")
+        _check(self.age, tuple(AGES), "age")
+        for name in ("category", "detector", "language", "assignee", "subject_id"):
+            value = getattr(self, name)
+            if value is not None and (len(value) > MAX_QUERY or not value.strip()):
+                raise InvalidError(f"{name}: 1..{MAX_QUERY} characters")
+        if self.q is not None and len(self.q) > MAX_QUERY:
+            raise InvalidError(f"q: search text is at most {MAX_QUERY} characters")
+
+    def with_(self, **changes: object) -> QueueFilter:
+        """A copy with some fields changed (tabs: the same filter in another family or status)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _check(value: str | None, allowed: tuple[str, ...], name: str) -> None:
+    if value is not None and value not in allowed:
+        raise InvalidError(f"{name}: unknown value; one of {', '.join(allowed)}")
+
+
+def where(f: QueueFilter, *, now: datetime) -> list[ColumnElement[bool]]:
+    """The WHERE conditions of a filter."""
+    statuses = STATUS_GROUPS.get(f.status)
+    out: list[ColumnElement[bool]] = [Case.status.in_(statuses) if statuses else Case.status == f.status]
+    if f.family:
+        out.append(Case.family == f.family)
+    if f.category:
+        out.append(Case.category == f.category)
+    if f.subject_id:
+        out.append(Case.subject_id == f.subject_id)
+    for kind, value in (("det", f.detector), ("lang", f.language)):
+        if value:
+            out.append(Case.id.in_(select(CaseTag.case_id).where(CaseTag.tag == tag(kind, value.lower()
+                                                                                    if kind == "lang" else value))))
+    if f.age:
+        at_least, less_than = AGES[f.age]
+        if at_least is not None:
+            out.append(Case.created_at <= now - at_least)
+        if less_than is not None:
+            out.append(Case.created_at > now - less_than)
+    if f.created_before is not None:
+        out.append(Case.created_at <= f.created_before)
+    if f.assignee == ASSIGNEE_NONE:
+        out.append(or_(Case.assignee_id.is_(None), Case.claim_expires_at.is_(None), Case.claim_expires_at <= now))
+    elif f.assignee:
+        out.append(Case.assignee_id == f.assignee)
+    if f.automatic is not None:
+        out.append(_all_automatic() if f.automatic else not_(_all_automatic()))
+    if f.q and f.q.strip():
+        out.append(_search(f.q.strip()))
+    return out
+
+
+def _all_automatic() -> ColumnElement[bool]:
+    auto = exists().where(CaseAction.case_id == Case.id, CaseAction.disposition == "automatic")
+    manual = exists().where(CaseAction.case_id == Case.id, CaseAction.disposition != "automatic")
+    return and_(auto, not_(manual))
+
+
+def _search(q: str) -> ColumnElement[bool]:
+    """Player id (main subject or any named player), nickname, table, tournament, hand id, case id."""
+    tagged = select(CaseTag.case_id).where(CaseTag.tag.in_(search_tags(q)))
+    return or_(Case.subject_id == q, Case.id == q, Case.id.in_(tagged))
+
+
+@dataclass(frozen=True, slots=True)
+class _Sort:
+    columns: tuple[Any, ...]
+    """Column expressions (sort keys, then the id)."""
+    kinds: tuple[str, ...]
+    descending: bool
+
+
+_SORTS: Final[dict[str, _Sort]] = {
+    "priority": _Sort((QUEUE_RANK, Case.created_at, Case.id), ("int", "dt", "str"), False),
+    "oldest": _Sort((Case.created_at, Case.id), ("dt", "str"), False),
+    "newest": _Sort((Case.created_at, Case.id), ("dt", "str"), True),
+    "findings": _Sort((Case.finding_count, Case.id), ("int", "str"), True),
+    "score": _Sort((Case.max_score, Case.id), ("float", "str"), True),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of the queue and the cursor of the next one."""
+
+    items: list[Case]
+    next_cursor: str | None
+
+
+def page(session: Session, *, f: QueueFilter, sort: str, limit: int, cursor: str | None, now: datetime) -> Page:
+    """A page of cases matching `f` in `sort` order, after `cursor`."""
+    _check(sort, SORTS, "sort")
+    spec = _SORTS[sort]
+    stmt: Select[Case] = select(Case).where(*where(f, now=now))
+    if cursor:
+        values = decode_cursor(cursor, sort=sort)
+        row, key = tuple_(*spec.columns), tuple_(*values)
+        stmt = stmt.where(row < key if spec.descending else row > key)
+    order = [c.desc() for c in spec.columns] if spec.descending else list(spec.columns)
+    rows = list(session.scalars(stmt.order_by(*order).limit(limit + 1)))
+    items = rows[:limit]
+    more = len(rows) > limit and bool(items)
+    return Page(items, encode_cursor(items[-1], sort=sort) if more else None)
+
+
+def _key_of(case: Case, sort: str) -> list[object]:
+    if sort == "priority":
+        return [-case.priority, case.created_at.isoformat(), case.id]
+    if sort in ("oldest", "newest"):
+        return [case.created_at.isoformat(), case.id]
+    if sort == "findings":
+        return [case.finding_count, case.id]
+    return [case.max_score, case.id]
+
+
+def encode_cursor(case: Case, *, sort: str) -> str:
+    """The cursor after `case` in `sort` order."""
+    raw = json.dumps([sort, _key_of(case, sort)]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str, *, sort: str) -> list[object]:
+    """The key values a cursor carries (422 when malformed or from another sort)."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        name, values = json.loads(raw)
+        kinds = _SORTS[sort].kinds
+        if name != sort or len(values) != len(kinds):
+            raise ValueError("cursor of another sort")
+        return [_typed(v, k) for v, k in zip(values, kinds, strict=True)]
+    except (ValueError, TypeError, KeyError) as exc:
+        raise InvalidError("malformed cursor; use next_cursor from the previous page of the same sort") from exc
+
+
+def _typed(value: object, kind: str) -> object:
+    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == "float" and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if kind == "dt" and isinstance(value, str):
+        parsed = datetime.fromisoformat(value)
+        if parsed.tzinfo is None:
+            raise ValueError("naive time in cursor")
+        return parsed
+    if kind == "str" and isinstance(value, str):
+        return value
+    raise ValueError(f"bad {kind} in cursor")
+
+
+def count(session: Session, *, f: QueueFilter, now: datetime, cap: int = COUNT_CAP) -> int:
+    """How many cases match, up to `cap` (the page shows "cap+")."""
+    inner = select(Case.id).where(*where(f, now=now)).limit(cap + 1).subquery()
+    return min(int(session.scalar(select(func.count()).select_from(inner)) or 0), cap + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class TabCounts:
+    """Cases matching the filter in each family (same status) and in each status (same family)."""
+
+    families: dict[str, int]
+    statuses: dict[str, int]
+    cap: int
+
+
+def tab_counts(session: Session, *, f: QueueFilter, now: datetime, cap: int = COUNT_CAP) -> TabCounts:
+    """Counts for the family tabs and the status choices, each capped at `cap`."""
+    families = {fam: count(session, f=f.with_(family=fam), now=now, cap=cap) for fam in FAMILIES}
+    statuses = {st: count(session, f=f.with_(status=st), now=now, cap=cap) for st in STATUSES}
+    return TabCounts(families, statuses, cap)
+
+
+def ids_matching(session: Session, *, f: QueueFilter, now: datetime, limit: int) -> list[str]:
+    """Ids of up to `limit` matching cases, oldest first (a bulk action's selection)."""
+    stmt = select(Case.id).where(*where(f, now=now)).order_by(Case.created_at, Case.id).limit(limit)
+    return list(session.scalars(stmt))
