@@ -6,7 +6,7 @@ them so it sees the message's offences. With no classifier, every rule still run
 
 State keys (the streaming runtime routes by them): player for the taps (lexicon, classifier,
 flooding, shouting, hand-in-play), repeat offender and nickname; place (table / tournament /
-private pair) for shouting matches and harassment; reported
+private pair) for shouting matches, harassment and collusion parties; reported
 player for SnapCam triage; one global key for coordinated reporting (reports are few).
 """
 
@@ -17,6 +17,7 @@ from datetime import timedelta
 from pipeline.detector import Detector
 from pipeline.detectors.chat.banned_words import BannedWordsDetector
 from pipeline.detectors.chat.classifier import CachedClassifier, ClassifierDetector
+from pipeline.detectors.chat.collusion_parties import CollusionPartiesDetector
 from pipeline.detectors.chat.credibility import ReporterCredibility
 from pipeline.detectors.chat.flooding import FloodingDetector, FloodLimits
 from pipeline.detectors.chat.hand_in_play import HandInPlayDetector
@@ -65,6 +66,7 @@ def build_chat_detectors(
         RepeatOffenderDetector(ledger, thresholds=tuple(n for n, _ in rules.chat_ban_ladder)),
         ShoutingMatchDetector(lexicon=lexicon, lateness=lateness),
         HarassmentDetector(classifier=shared, lateness=lateness),
+        CollusionPartiesDetector(classifier=shared, lexicon=lexicon, lateness=lateness),
         NicknameDetector(classifier=shared, lexicon=lexicon),
         SnapCamTriageDetector(
             classifier=shared, credibility=trust, lexicon=lexicon, weights=weights, window=rules.snapcam_report_window
@@ -77,6 +79,7 @@ __all__ = [
     "BannedWordsDetector",
     "CachedClassifier",
     "ClassifierDetector",
+    "CollusionPartiesDetector",
     "CoordinatedReportingDetector",
     "EventTimeOrder",
     "FloodingDetector",

@@ -1,0 +1,273 @@
+"""`chat.collusion_parties`: who else is party to collusion talk at a place.
+
+Collusion takes two. `chat.classifier` reports a line of collusion talk about its sender, keyed by
+player, so it cannot see who the line was for. This detector, keyed by place (table, tournament,
+private pair) and judging messages in event-time order like `chat.harassment`, names the partner:
+
+- the **addressee** of the line: the private chat's recipient, or a player the line `@mentions`
+  whose nickname has been seen at the place (an @mention of a nickname not seen yet is kept in
+  the evidence, and links the pair as soon as that nickname answers);
+- the **one who agrees**: an agreement reply ("ok, agreed", "deal", "siap bang", "đồng ý",
+  "rendben", "згоден", "договорились") from another player at the same place within
+  `reply_window` of the proposal. When the proposal named a partner, only that partner's reply
+  counts; a proposal to the whole table takes the first player who agrees.
+
+Findings (category `collusion_talk`, rule chat.7): one for a proposal that names its partner
+(`players` = sender, partner), one for each agreement reply (`players` = the one who agreed, the
+proposer; the reply is a statement of its own: agreeing to collude is collusion talk). A proposal
+naming nobody is left to `chat.classifier` until someone agrees.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
+from pipeline.detectors.chat.fusion import fuse
+from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
+from pipeline.detectors.chat.state import BoundedMap, Window
+from pipeline.detectors.chat.text import fold
+from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
+from pipeline.findings import Finding, Span
+from pipeline.text_model import TextClassifier
+
+COLLUSION = "collusion_talk"
+
+
+def _folded(words: str) -> frozenset[str]:
+    return frozenset(fold(w) for w in words.split())
+
+
+AGREE_WORDS = _folded(
+    "ok okay okey k kk agreed agree deal sure yes yep yeah yup fine done gotcha "
+    "oke okee okelah siap sip setuju boleh gas ayo iya "
+    "được chốt ừ "
+    "oké okés rendben benne megegyeztünk mehet "
+    "ок окей добре згоден згодна домовились домовилися "
+    "договорились согласен согласна давай идёт лады"
+)
+"""Single words that say yes (folded)."""
+AGREE_PHRASES = tuple(
+    fold(p)
+    for p in (
+        "count me in", "i'm in", "im in", "sounds good", "đồng ý", "nhất trí", "ok luôn", "được thôi",
+        "áll az alku", "benne vagyok", "по рукам",
+    )
+)  # fmt: skip
+"""Answers of several words; their words may also stand beside a yes ("ok, count me in")."""
+FILLERS = _folded(
+    "then lets let's do it man bro mate dude lol haha bang bos deh aja dong nha nhé anh em "
+    "haver tesó бро друже братан the that"
+) | frozenset(w for p in AGREE_PHRASES for w in p.split())
+"""Words an agreement reply may carry besides its yes ("ok bro", "siap bang", "ok luôn")."""
+MAX_REPLY_WORDS = 6
+_REPLY_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_MENTION = re.compile(r"@([\w.\-]+)")
+
+
+def is_agreement_reply(text: str) -> bool:
+    """A short line that only says yes: every word a yes, part of a yes phrase or a filler, and
+    at least one yes ("ok, agreed", "siap bang", "đồng ý", "по рукам"; not "all in", "ok fold")."""
+    words = _REPLY_WORD.findall(fold(text))
+    if not words or len(words) > MAX_REPLY_WORDS:
+        return False
+    if not all(w in AGREE_WORDS or w in FILLERS for w in words):
+        return False
+    joined = " ".join(words)
+    return any(w in AGREE_WORDS for w in words) or any(f" {p} " in f" {joined} " for p in AGREE_PHRASES)
+
+
+def mentions(text: str) -> list[str]:
+    """Folded nicknames a line @mentions, in order."""
+    return [fold(m).strip(".-") for m in _MENTION.findall(text)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Proposal:
+    message: ChatMessage
+    spans: tuple[Span, ...]
+    score: float
+    partners: tuple[str, ...]
+    """Player ids the line was addressed to."""
+    unresolved: tuple[str, ...]
+    """@mentioned nicknames not seen at the place when the line was said."""
+
+
+@dataclass(slots=True)
+class _Place:
+    nicknames: BoundedMap[str, str]
+    proposals: Window[_Proposal]
+    pending: Window[ChatMessage]
+    """Recent lines addressed to nobody, judged only when someone answers "ok"."""
+    answered: BoundedMap[str, bool]
+
+
+@dataclass(slots=True)
+class CollusionPartiesDetector:
+    """Per place: collusion talk addressed to a partner, and agreement replies to it."""
+
+    classifier: TextClassifier | None = None
+    lexicon: Lexicon = field(default_factory=compile_lexicon)
+    reply_window: timedelta = timedelta(seconds=90)
+    max_keys: int = 50_000
+    lateness: timedelta = DEFAULT_LATENESS
+    name: str = "chat.collusion_parties"
+    topics: frozenset[str] = frozenset({CHAT})
+    _state: BoundedMap[str, _Place] = field(init=False)
+    _order: EventTimeOrder = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._state = BoundedMap(max_keys=self.max_keys)
+        self._order = EventTimeOrder(lateness=self.lateness)
+
+    @property
+    def anomalies(self) -> Counter[str]:
+        """Late and duplicate inputs of the event-time order (see `chat.harassment`)."""
+        return self._order.anomalies
+
+    def key(self, event: Event) -> str:
+        """State is per place: nicknames seen there and its recent proposals."""
+        return place_of(event) if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Take a message; judge every message the event-time order releases."""
+        if not isinstance(event, ChatMessage):
+            return ()
+        return [f for message in self._order.admit(event) for f in self._judge(message)]
+
+    def flush(self) -> list[Finding]:
+        """Judge the messages still held back (end of a replay)."""
+        return [f for message in self._order.drain() for f in self._judge(message)]
+
+    def _judge(self, message: ChatMessage) -> Sequence[Finding]:
+        place = self._state.get_or_create(place_of(message), self._new_place)
+        place.nicknames.put(fold(message.nickname), message.player_id)
+        place.proposals.expire(message.ts)
+        place.pending.expire(message.ts)
+        reply = is_agreement_reply(message.text)
+        if message.recipient_id is not None or mentions(message.text):
+            talk = None if reply else self._collusion(message)
+            if talk is not None:
+                return self._proposal(message, place, *talk)
+        elif not reply:
+            # Addressed to nobody: only an answer can make it matter, and answers are rare, so
+            # the line waits unjudged (the stream runs this detector apart from `chat.classifier`,
+            # whose verdict cache it therefore rarely shares: judging every line would cost a
+            # second model call per message).
+            place.pending.add(message.ts, message)
+            return ()
+        if not reply:
+            return ()
+        for waiting in place.pending.values():
+            talk = self._collusion(waiting)
+            if talk is not None:
+                self._proposal(waiting, place, *talk)
+        place.pending = self._new_pending()
+        return self._reply(message, place)
+
+    def _new_place(self) -> _Place:
+        return _Place(
+            BoundedMap(max_keys=256),
+            Window(span=self.reply_window, max_items=64),
+            self._new_pending(),
+            BoundedMap(max_keys=256),
+        )
+
+    def _new_pending(self) -> Window[ChatMessage]:
+        return Window(span=self.reply_window, max_items=32)
+
+    def _collusion(self, message: ChatMessage) -> tuple[tuple[Span, ...], float] | None:
+        """Spans and score when the line is collusion talk: the category the chat detectors give
+        it (`fusion.fuse`, the model's rule patterns included), else an explicit agreement phrase
+        (`agreement_talk`, which the bounty detector also reads)."""
+        if self.classifier is not None:
+            verdict = self.classifier.classify([message.text])[0]
+            words = self.lexicon.find(message.text)
+            fused = fuse(verdict, words, hand_running=message.hand_id is not None, text=message.text)
+            if fused is not None and fused.category == COLLUSION:
+                return tuple(s for s in fused.spans if s.end <= len(message.text)), fused.score
+        hit = agreement_match(message.text)
+        if hit is None or is_deal_talk(message.text):
+            return None
+        return (Span(start=hit[1], end=hit[2], label=COLLUSION),), 0.8
+
+    def _proposal(
+        self, message: ChatMessage, place: _Place, spans: tuple[Span, ...], score: float
+    ) -> Sequence[Finding]:
+        partners: list[str] = []
+        unresolved: list[str] = []
+        if message.recipient_id is not None and message.recipient_id != message.player_id:
+            partners.append(message.recipient_id)
+        for nick in mentions(message.text):
+            player = place.nicknames.get(nick)
+            if player is None:
+                unresolved.append(nick)
+            elif player != message.player_id:
+                partners.append(player)
+        proposal = _Proposal(message, spans, score, tuple(dict.fromkeys(partners)), tuple(unresolved))
+        place.proposals.add(message.ts, proposal)
+        if not proposal.partners:
+            return ()
+        return (self._finding(message, proposal.partners, [proposal], score, "addressed to"),)
+
+    def _reply(self, message: ChatMessage, place: _Place) -> Sequence[Finding]:
+        nick = fold(message.nickname)
+        for proposal in reversed(place.proposals.values()):
+            asked = proposal.message
+            if asked.player_id == message.player_id or message.ts - asked.ts > self.reply_window:
+                continue
+            named = bool(proposal.partners or proposal.unresolved)
+            if named and message.player_id not in proposal.partners and nick not in proposal.unresolved:
+                continue
+            answer_key = f"{asked.event_id}>{message.player_id}"
+            if place.answered.get(answer_key):
+                return ()
+            place.answered.put(answer_key, True)
+            found = [
+                self._finding(message, (asked.player_id,), [proposal], proposal.score * 0.9, "agreed with")
+            ]
+            if nick in proposal.unresolved:
+                # The @mentioned partner has now shown who they are: the proposal names them too.
+                found.append(
+                    self._finding(asked, (message.player_id,), [proposal], proposal.score, "addressed to")
+                )
+            return found
+        return ()
+
+    def _finding(
+        self, message: ChatMessage, others: Sequence[str], proposals: list[_Proposal], score: float, how: str
+    ) -> Finding:
+        proposal = proposals[0]
+        lines = (
+            [proposal.message]
+            if proposal.message.event_id == message.event_id
+            else [proposal.message, message]
+        )
+        return make_finding(
+            detector=self.name,
+            category=COLLUSION,
+            score=min(0.99, score),
+            players=(message.player_id, *others),
+            ts=message.ts,
+            summary=f"collusion talk {how} {', '.join(others)} in {message.channel} chat",
+            id_parts=(place_of(message), message.event_id, *others),
+            source_event_ids=[m.event_id for m in lines],
+            spans=proposal.spans if message.event_id == proposal.message.event_id else (),
+            evidence={
+                "messages": [
+                    message_evidence(m, proposal.spans if m.event_id == proposal.message.event_id else ())
+                    for m in lines
+                ],
+                "parties": {"speaker": message.player_id, how.replace(" ", "_"): list(others)},
+                "unresolved_mentions": list(proposal.unresolved),
+            },
+            window=(lines[0].ts, message.ts),
+            table_id=message.table_id,
+            tournament_id=message.tournament_id,
+        )
