@@ -12,12 +12,19 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pipeline.contracts import CHAT, HAND, ChatMessage, Event, HandRecord
 from pipeline.detectors.hand.agreed_soft_play import agreed_soft_play_finding, soft_pairs
 from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
-from pipeline.detectors.hand.bounty_finding import bounty_finding, linked_clues, play_statistic
+from pipeline.detectors.hand.bounty_finding import (
+    addressee_and_target,
+    answered_clue,
+    bounty_finding,
+    linked_clues,
+    play_statistic,
+)
 from pipeline.detectors.hand.bounty_state import (
     DEFAULT_THRESHOLDS,
     MAX_CLUES,
@@ -56,6 +63,7 @@ class BountyAgreementDetector:
         thresholds: BountyThresholds = DEFAULT_THRESHOLDS,
         ttl: timedelta = timedelta(hours=24),
         max_tournaments: int = 5_000,
+        reply_window: timedelta = timedelta(seconds=90),
     ) -> None:
         self.stream = stream
         self.classifier = classifier
@@ -85,6 +93,8 @@ class BountyAgreementDetector:
         self._last_clue: tuple[str, Clue | None] | None = None
         self.private_emitted: set[tuple[str, ...]] = set()
         """Pairs already reported for private agreement talk that named no tournament."""
+        self.reply_window = reply_window
+        """How soon after agreement talk an "ok, agreed" from another player makes them its party."""
 
     @property
     def state_window(self) -> timedelta:
@@ -150,9 +160,15 @@ class BountyAgreementDetector:
         if len(state.nicks) < MAX_NICKS:
             state.nicks.setdefault(msg.nickname.casefold(), msg.player_id)
         if clue is None:
-            return ()
-        state.clues.append(clue)
-        del state.clues[:-MAX_CLUES]
+            clue = answered_clue(state, msg, window=self.reply_window)
+            if clue is None:
+                return ()
+        else:
+            if clue.partner_nick is not None and clue.party is None:
+                party = state.nicks.get(clue.partner_nick.casefold())
+                clue = replace(clue, party=party if party != msg.player_id else None)
+            state.clues.append(clue)
+            del state.clues[:-MAX_CLUES]
         found = [self._finding_for(msg.tournament_id, state, pair, msg.ts) for pair in list(state.pairs)]
         findings = [f for f in found if f is not None]
         findings += [
@@ -179,8 +195,9 @@ class BountyAgreementDetector:
             strength = self.classifier.classify([msg.text])[0].scores.get("collusion_talk", 0.0)
         if strength < self.t.classifier_min:
             return None
-        target = next((w.lstrip("@").rstrip(",.!?;:") for w in msg.text.split() if w.startswith("@")), None)
-        return Clue(msg, strength, (hit[1], hit[2]) if hit else None, target)
+        partner, target = addressee_and_target(msg.text)
+        party = msg.recipient_id if msg.recipient_id != msg.player_id else None
+        return Clue(msg, strength, (hit[1], hit[2]) if hit else None, target, partner, party)
 
     def _hand(self, verdict: Admitted) -> Sequence[Finding]:
         record = verdict.record
@@ -258,12 +275,13 @@ class BountyAgreementDetector:
         hands = state.soft.get(pair)
         if not hands or ("soft", *pair) in state.emitted:
             return []
-        # Only talk between the two of them: a table line links its sender with anyone who plays
-        # along with him, which is enough to join a bounty hunt but too loose for soft play.
+        # Only talk between the two of them (private, or a table line one addressed to the other
+        # or the other agreed to): a table line links its sender with anyone who plays along with
+        # him, which is enough to join a bounty hunt but too loose for soft play.
         clues = [
             c
             for c in self._linked_clues(state, pair)
-            if {c.message.player_id, c.message.recipient_id} >= set(pair)
+            if {c.message.player_id, c.message.recipient_id, c.party} >= set(pair)
         ]
         if not clues:
             return []
@@ -369,7 +387,7 @@ class BountyAgreementDetector:
         self, tournament: str | None, emitted: set[tuple[str, ...]], clue: Clue
     ) -> Sequence[Finding]:
         m = clue.message
-        players = tuple(dict.fromkeys(p for p in (m.player_id, m.recipient_id) if p))
+        players = tuple(dict.fromkeys(p for p in (m.player_id, m.recipient_id, clue.party) if p))
         # Once per pair and agreement: the same line repeated (or the same @target named again) is
         # one agreement; a new target (the next tournament's, often named without an @) is a new one.
         target = clue.target_nick.casefold() if clue.target_nick else " ".join(m.text.casefold().split())

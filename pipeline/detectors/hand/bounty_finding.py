@@ -8,10 +8,13 @@ of what the detector hands them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from pipeline.categories import rule_of
+from pipeline.contracts import ChatMessage
+from pipeline.detectors.chat.collusion_parties import is_agreement_reply
 from pipeline.detectors.hand.bounty_state import (
     NULL_MODEL,
     Clue,
@@ -30,16 +33,52 @@ WHAT = {
 """The summary's words per finding level."""
 
 
+def addressee_and_target(text: str) -> tuple[str | None, str | None]:
+    """(partner, target) nicknames of a line's @mentions: a leading @mention addresses the line to
+    its partner ("@bob let's both go after @carol"), any other names the target ("target @carol").
+    A line that starts by @naming its target ("@carol is the one") is read as addressed to her:
+    the pair is then (speaker, carol) and the line still counts for the speaker."""
+    names = [w.lstrip("@").rstrip(",.!?;:") for w in text.split() if w.startswith("@")]
+    names = [n for n in names if n]
+    if not names:
+        return None, None
+    if text.lstrip().startswith("@"):
+        return names[0], (names[1] if len(names) > 1 else None)
+    return None, names[0]
+
+
+def answered_clue(state: TournamentState, msg: ChatMessage, *, window: timedelta) -> Clue | None:
+    """The agreement talk `msg` answers ("ok, agreed" from another player within `window`, and
+    from its addressee when it had one), now with the answering player as its party; the clue is
+    replaced in the tournament's state so the pair is linked from then on. None otherwise."""
+    if not is_agreement_reply(msg.text):
+        return None
+    for i in range(len(state.clues) - 1, -1, -1):
+        clue = state.clues[i]
+        asked = clue.message
+        if asked.player_id == msg.player_id or not timedelta(0) <= msg.ts - asked.ts <= window:
+            continue
+        if clue.party is not None and clue.party != msg.player_id:
+            continue
+        if clue.partner_nick is not None and clue.partner_nick.casefold() != msg.nickname.casefold():
+            continue
+        answered = replace(clue, party=msg.player_id)
+        state.clues[i] = answered
+        return answered
+    return None
+
+
 def linked_clues(
     state: TournamentState, private: Mapping[str, list[Clue]], pair: tuple[str, str]
 ) -> list[Clue]:
     """Agreement talk that ties the pair together: either member's table talk naming a target who
-    is not the partner, or private talk between the two (tournament-stamped or not)."""
+    is not the partner, private talk between the two (tournament-stamped or not), or a line one of
+    them addressed to the other by @mention or that the other answered with an agreement."""
     clues = [*state.clues, *private.get(pair[0], []), *private.get(pair[1], [])]
     out = []
     for c in clues:
         m = c.message
-        talkers = {m.player_id, m.recipient_id} - {None}
+        talkers = {m.player_id, m.recipient_id, c.party} - {None}
         target = state.nicks.get(c.target_nick.casefold()) if c.target_nick else None
         partner = pair[1] if m.player_id == pair[0] else pair[0]
         if m.player_id not in pair or partner == target:

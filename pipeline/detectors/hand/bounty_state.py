@@ -71,6 +71,11 @@ class Clue:
     strength: float
     span: tuple[int, int] | None
     target_nick: str | None
+    partner_nick: str | None = None
+    """The player the line is addressed to by a leading @mention ("@bob let's target @carol")."""
+    party: str | None = None
+    """The partner's player id once known: the @mentioned nickname seen in the tournament, or the
+    player who answered the line with an agreement ("ok, agreed")."""
 
 
 @dataclass(slots=True)
