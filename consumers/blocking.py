@@ -19,6 +19,7 @@ from kafka import TopicPartition
 from kafka.structs import OffsetAndMetadata
 
 from consumers.deadletters import skipped_message
+from consumers.kafka_compat import drop_parked_batch
 from consumers.metrics import ConsumerMetrics
 from consumers.poison import BatchProbe, Blocked, SkipBook
 from consumers.ports import ConsumerPort, Message
@@ -105,7 +106,8 @@ class PartitionGuard:
             send([skipped_message(tp.topic, tp.partition, o, reason, now) for o in range(block.offset, request.to_offset)])
             self.metrics.dead_letters.labels(tp.topic, "undecodable").inc(request.to_offset - block.offset)
             commit({tp: OffsetAndMetadata(request.to_offset, "", -1)})
-            consumer.seek(tp, request.to_offset)  # also makes kafka-python drop the broken batch
+            consumer.seek(tp, request.to_offset)
+            drop_parked_batch(consumer, tp)  # else kafka-python never fetches it again (kafka_compat)
             consumer.resume(tp)
             self._unblock(tp)
             done += 1

@@ -14,8 +14,8 @@ log naming topic/partition/offset, `/readyz`); the others resume. An error the p
 reproduce is retried after a backoff. Nothing is committed past a blocked batch until an operator
 runs `railbird skip` (railbird/commands/skip.py): the request goes to the control topic, every
 process reads it (`SkipFeed`), and the lane owning the partition dead-letters the range, commits
-past it and resumes. Seeking past the failed offset is also what makes kafka-python drop its
-broken buffered batch.
+past it, seeks there, drops kafka-python's parked broken batch (`consumers.kafka_compat`: another
+kafka-python bug would otherwise never fetch the partition again) and resumes.
 """
 
 from __future__ import annotations
