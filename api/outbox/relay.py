@@ -38,10 +38,18 @@ class SendFuture(Protocol):
     def get(self, timeout: float | None = None) -> Any: ...
 
 
+CLOUDEVENTS_HEADERS = [("content-type", b"application/cloudevents+json")]
+"""CloudEvents Kafka protocol binding, structured mode: the value is the whole event as JSON (what
+it always was, so game servers parsing the value are unaffected) and this header says so, which
+is how an SDK's Kafka binding tells structured from binary mode. Binary mode (`ce_*` headers, the
+value only `data`) was not chosen: it would change every record's value under existing readers."""
+
+
 class Producer(Protocol):
     """The slice of kafka-python's KafkaProducer the relay uses (tests pass fakes)."""
 
-    def send(self, topic: str, value: bytes | None = None, key: bytes | None = None) -> SendFuture: ...
+    def send(self, topic: str, value: bytes | None = None, key: bytes | None = None,
+             headers: list[tuple[str, bytes]] | None = None) -> SendFuture: ...
 
     def flush(self, timeout: float | None = None) -> None: ...
 
@@ -212,8 +220,8 @@ class Relay:
             if not rows:
                 return 0
             producer = self._producer or self._connect()
-            futures = [(r.seq, producer.send(self.topic, value=r.body.encode(), key=r.player_id.encode()))
-                       for r in rows]
+            futures = [(r.seq, producer.send(self.topic, value=r.body.encode(), key=r.player_id.encode(),
+                                             headers=CLOUDEVENTS_HEADERS)) for r in rows]
             producer.flush(timeout=30)
             acked: list[int] = []
             failed: list[int] = []

@@ -35,7 +35,7 @@ class FlakyProducer:
     def __init__(self, failures: int) -> None:
         self.failures, self.acked = failures, []
 
-    def send(self, topic, value=None, key=None):
+    def send(self, topic, value=None, key=None, headers=None):
         if self.failures > 0:
             self.failures -= 1
             return FakeFuture(KafkaTimeoutError("no ack"))
