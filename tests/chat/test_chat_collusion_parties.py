@@ -3,13 +3,16 @@ who answers "ok, agreed" are parties of the collusion finding; everyone else is 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Sequence
 
 import pytest
 
 from models.chat import load_classifier
 from pipeline.contracts import CHAT, ChatMessage
-from pipeline.detectors.chat.collusion_parties import CollusionPartiesDetector, is_agreement_reply
+from pipeline.detectors.chat.agreement_reply import is_agreement_reply
+from pipeline.detectors.chat.collusion_parties import CollusionPartiesDetector
 from pipeline.findings import Finding
 from pipeline.registry import build_pipeline
 from pipeline.rules import RulesConfig
@@ -167,4 +170,18 @@ def test_the_issue_example_through_the_pipeline_with_the_shipped_model() -> None
         ("p1", "p2"),
         ("p2", "p1"),
     }
-    assert all(a.player_id == f.subject and a.disposition == "proposed" for f in collusion for a in f.actions)
+    assert all(a.disposition == "proposed" for f in collusion for a in f.actions)  # never automatic
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "pipeline.detectors.chat.collusion_parties",
+        "pipeline.detectors.hand.bounty_finding",
+        "pipeline.detectors.hand",
+        "railbird.wiring",
+    ],
+)
+def test_the_chat_and_hand_packages_import_in_any_order(module: str) -> None:
+    """Each family reads the other's text helpers; a fresh interpreter must import either first."""
+    subprocess.run([sys.executable, "-c", f"import {module}"], check=True, capture_output=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 from pipeline.categories import rule_of
 from pipeline.contracts import ChatMessage
-from pipeline.detectors.chat.collusion_parties import is_agreement_reply
+from pipeline.detectors.chat.agreement_reply import is_agreement_reply
 from pipeline.detectors.hand.bounty_state import (
     NULL_MODEL,
     Clue,
