@@ -45,6 +45,11 @@ CATEGORIES: Final[dict[str, tuple[Family, str]]] = {
 """Category -> (offence family, house-rule reference cited in findings and the console)."""
 
 
+COLLUSION_CATEGORIES: Final[frozenset[str]] = frozenset(
+    {"collusion_talk", "collusive_sit_out", "bounty_agreement", "soft_play", "chip_dumping"})
+"""Collusion in chat, seats and hands: clearing such a case takes two reviewers (api/decisions/four_eyes.py)."""
+
+
 def rule_of(category: str) -> str:
     """House-rule reference for a category (KeyError for an unknown one: a detector bug)."""
     return CATEGORIES[category][1]

@@ -20,6 +20,9 @@ Family = Literal["chat", "snapcam", "nickname", "seat", "hand"]
 """Offence family; the review console keeps one queue per family."""
 
 Disposition = Literal["automatic", "proposed"]
+Role = Literal["offender", "partner", "victim"]
+"""Whom a proposal targets: the finding's main subject, a co-offender it names (a colluder, the
+receiver of dumped chips, a sit-out partner), or a victim offered a remedy (a nickname reset)."""
 
 
 def stable_id(prefix: str, *parts: object) -> str:
@@ -53,6 +56,7 @@ class ActionProposal(BaseModel):
     expires_at: UtcDatetime | None
     reason: str
     rule: str
+    role: Role = "offender"
 
 
 class Finding(BaseModel):

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from pipeline.categories import COLLUSION_CATEGORIES
 from pipeline.contracts.enforcement import ActionKind, Scope
-from pipeline.findings import ActionProposal, Finding, stable_id
+from pipeline.findings import ActionProposal, Finding, Role, stable_id
 from pipeline.rules import RulesConfig
 
 PROPOSED_BY_CATEGORY: dict[str, tuple[ActionKind, Scope, str | None]] = {
@@ -32,6 +33,8 @@ PROPOSED_BY_CATEGORY: dict[str, tuple[ActionKind, Scope, str | None]] = {
 CHAT_DEFAULT: tuple[ActionKind, Scope, str | None] = ("chat_restriction", "feature", "chat")
 RECORD_ONLY_CATEGORIES = frozenset({"hit_and_run"})
 """Findings kept on the record with no sanction unless their detector set one (a 1st refusal)."""
+VICTIM_REMEDY_CATEGORIES = frozenset({"bumhunting"})
+"""Findings whose evidence names victims the rules offer a remedy (a nickname reset, section 4)."""
 AUTO_MUTE_CATEGORIES = frozenset({"insult", "hate", "threat", "sexual", "spam", "flooding", "emoji_spam"})
 
 
@@ -45,8 +48,7 @@ def propose_actions(finding: Finding, *, rules: RulesConfig) -> tuple[ActionProp
     if scope == "tournament":
         value = finding.tournament_id
     expires = _expiry(finding, rules)
-    subjects = finding.players if finding.category == "false_reporting" else (finding.subject,)
-    return tuple(
+    proposals = [
         ActionProposal(
             action_id=_action_id(finding, kind, player),
             disposition="proposed",
@@ -56,10 +58,45 @@ def propose_actions(finding: Finding, *, rules: RulesConfig) -> tuple[ActionProp
             player_id=player,
             starts_at=finding.ts,
             expires_at=expires,
-            reason=finding.summary,
+            reason=finding.summary if role == "offender" else f"{role} of {finding.subject}: {finding.summary}",
             rule=finding.rule,
+            role=role,
         )
-        for player in subjects
+        for player, role in _offenders(finding)
+    ]
+    if finding.category in VICTIM_REMEDY_CATEGORIES:
+        proposals.extend(_nickname_reset_offer(finding, victim) for victim in _victims(finding))
+    return tuple(proposals)
+
+
+def _victims(finding: Finding) -> list[str]:
+    """The victims a finding's evidence lists (bumhunting: weak players met again and again)."""
+    listed = finding.evidence.get("victims")
+    if not isinstance(listed, list):
+        return []
+    return [v for v in dict.fromkeys(listed) if isinstance(v, str) and v and v != finding.subject]
+
+
+def _offenders(finding: Finding) -> list[tuple[str, Role]]:
+    """Who a finding's sanction targets: every reporter of a false report, every colluder named,
+    else the main subject alone (other players named are victims or targets, not offenders)."""
+    if finding.category == "false_reporting":
+        return [(p, "offender") for p in finding.players]
+    if finding.category in COLLUSION_CATEGORIES:
+        # Collusion takes two: the chip-dump receiver, the sit-out partner and the player who agreed
+        # to the deal are sanctioned with the subject, each a proposal of their own.
+        return [(finding.subject, "offender"), *((p, "partner") for p in dict.fromkeys(finding.players[1:])
+                                                 if p != finding.subject)]
+    return [(finding.subject, "offender")]
+
+
+def _nickname_reset_offer(finding: Finding, victim: str) -> ActionProposal:
+    # House rules section 4: a persistently bumhunted player may have their nickname reset after
+    # security reviews the play; proposed for the reviewer to grant, never applied automatically.
+    return ActionProposal(
+        action_id=_action_id(finding, "nickname_reset", victim), disposition="proposed", kind="nickname_reset",
+        scope="account", scope_value=None, player_id=victim, starts_at=finding.ts, expires_at=None,
+        reason=f"offered to a player bumhunted by {finding.subject} (house rules 4)", rule="nicknames", role="victim",
     )
 
 

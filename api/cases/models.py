@@ -62,6 +62,8 @@ class CaseAction(Base):
     reason: Mapped[str] = mapped_column(Text)
     rule: Mapped[str] = mapped_column(String(128))
     status: Mapped[str] = mapped_column(String(16))
+    role: Mapped[str] = mapped_column(String(16), default="offender", server_default="offender")
+    """offender (the finding's subject), partner (a co-offender it names) or victim (offered a remedy)."""
 
 
 QUEUE_RANK = -Case.priority

@@ -62,6 +62,7 @@ class ActionPublic(Public):
     reason: str
     rule: str
     status: str
+    role: str = "offender"
 
 
 class CaseDetail(Public):

@@ -89,6 +89,9 @@ def add_finding(session: Session, *, case: Case, finding: Finding, now: datetime
     """Fold a new finding into its case's counters and priority."""
     case.finding_count += 1
     case.max_score = max(case.max_score, finding.score)
+    # The headline follows the newest finding: detectors restate their running totals in each one
+    # ("26 reports from 9 reporters"), so the first finding's summary goes stale as the case grows.
+    case.summary = finding.summary[:2000]
     case.priority = priority_of(max_score=case.max_score, category=case.category, count=case.finding_count,
                                 escalated=case.status == "escalated")
     case.updated_at = now
@@ -262,6 +265,16 @@ def reassign(session: Session, *, case_id: str, user_id: str, reason: str, princ
                  payload={"from_user_id": previous, "to_user_id": user_id, "reason": reason}, now=now)
     session.commit()
     return case
+
+
+def follow_ups(session: Session, *, case: Case) -> list[Case]:
+    """Cases opened for the same family, subject and incident after this one was decided."""
+    if case.decided_at is None:
+        return []
+    stmt = select(Case).where(Case.family == case.family, Case.subject_id == case.subject_id,
+                              Case.incident == case.incident, Case.created_at >= case.decided_at,
+                              Case.id != case.id)
+    return list(session.scalars(stmt.order_by(Case.created_at).limit(20)))
 
 
 def close(case: Case, *, status: str, now: datetime) -> None:

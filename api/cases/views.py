@@ -132,7 +132,7 @@ def router() -> APIRouter:
             raise InvalidError("a custom sanction needs kind, scope and reason")
         sanction = decisions.apply_custom(session, case_id=case_id, kind=body.kind, scope=body.scope,
                                           scope_value=body.scope_value, expires_at=body.expires_at,
-                                          reason=body.reason, principal=who, now=now)
+                                          reason=body.reason, principal=who, now=now, player_id=body.player_id)
         return [SanctionPublic.at(sanction, now)]
 
     @r.post("/{case_id}/appeals", response_model=AppealPublic)

@@ -12,8 +12,10 @@ from api.auth.roles import allowed
 from api.auth.service import Principal
 from api.cases import service as cases
 from api.cases.models import Case, CaseAction
+from api.decisions import four_eyes
 from api.decisions.models import Decision
 from api.errors import ConflictError, ForbiddenError, InvalidError
+from api.findings.models import FindingRow
 from api.ids import new_id
 from api.sanctions import service as sanctions
 from api.sanctions.models import Sanction
@@ -29,21 +31,41 @@ def decide(session: Session, *, case_id: str, kind: str, reason: str, apply: boo
     cases.require_claim(case, principal=principal, now=now)
     if kind == "confirm" and case.status == "confirmed":
         raise ConflictError(f"case {case_id} is already confirmed; apply a sanction or dismiss it")
+    effect = _effect(session, case=case, kind=kind, principal=principal)
     decision = Decision(id=new_id("dec"), case_id=case_id, kind=kind, reason=reason,
                         user_id=principal.user_id, created_at=now)
     session.add(decision)
     session.flush()
-    _transition(session, case=case, kind=kind, now=now)
+    _transition(session, case=case, kind=effect, now=now)
+    payload = {"decision_id": decision.id, "reason": reason, "status": case.status}
+    if effect != kind:
+        payload["four_eyes"] = "waiting for another reviewer"
     audit.append(session, actor=principal.username, action=f"decision.{kind}", entity_type="case",
-                 entity_id=case_id, payload={"decision_id": decision.id, "reason": reason,
-                                             "status": case.status}, now=now)
+                 entity_id=case_id, payload=payload, now=now)
     applied: list[Sanction] = []
-    if kind == "confirm" and apply:
+    if effect == "confirm" and apply:
         if not allowed("sanction", principal.role):
             raise ForbiddenError("only moderators and seniors apply sanctions; confirm without apply")
         applied = _apply_pending(session, case=case, principal=principal, now=now)
     session.commit()
     return decision, applied
+
+
+def _effect(session: Session, *, case: Case, kind: str, principal: Principal) -> str:
+    """What the decision does to the case: itself, or (clearing collusion) an escalation until
+    enough distinct reviewers agree (`four_eyes`)."""
+    if kind not in ("confirm", "dismiss") or not four_eyes.needs_four_eyes(case.category):
+        return kind
+    earlier = [four_eyes.Vote(d.user_id, d.kind) for d in session.scalars(  # type: ignore[arg-type]
+        select(Decision).where(Decision.case_id == case.id, Decision.kind.in_(("confirm", "dismiss")))
+        .order_by(Decision.created_at, Decision.id))]
+    result = four_eyes.outcome([*earlier, four_eyes.Vote(principal.user_id, kind)])  # type: ignore[arg-type]
+    if result in ("confirm", "dismiss"):
+        return result
+    if any(v.user_id == principal.user_id for v in earlier) and four_eyes.outcome(earlier) == result:
+        raise ConflictError(f"case {case.id} needs {'a second' if result == 'needs_second' else 'a third'} "
+                            "reviewer: you have already decided it")
+    return "escalate"
 
 
 def _transition(session: Session, *, case: Case, kind: str, now: datetime) -> None:
@@ -58,7 +80,10 @@ def _transition(session: Session, *, case: Case, kind: str, now: datetime) -> No
     # hand-off for the claim's whole TTL.
     case.assignee_id, case.claim_expires_at = None, None
     if kind == "confirm":
-        case.status, case.decided_at = "confirmed", now
+        # A confirmed case stops absorbing findings: what the player does after the decision opens a
+        # follow-up case (same family, subject and incident; the case page links it), so the case a
+        # moderator enforces is the one the analyst read, and its page stops growing.
+        case.status, case.decided_at, case.open_key = "confirmed", now, None
     elif kind == "escalate":
         case.status = "escalated"
         case.priority = cases.priority_of(max_score=case.max_score, category=case.category,
@@ -72,11 +97,12 @@ def _apply_pending(session: Session, *, case: Case, principal: Principal, now: d
                                                              CaseAction.status == "pending")))
     if not pending:
         raise ConflictError(f"case {case.id} has no pending proposed action; apply a custom sanction instead")
-    # Several findings usually propose the same measure: apply each distinct (kind, scope) once.
-    seen: set[tuple[str, str, str | None]] = set()
+    # Several findings usually propose the same measure: apply each distinct (player, kind, scope)
+    # once. The player is part of the key: a colluder's partner gets a sanction of their own.
+    seen: set[tuple[str, str, str, str | None]] = set()
     out: list[Sanction] = []
     for action in pending:
-        key = (action.kind, action.scope, action.scope_value)
+        key = (action.player_id, action.kind, action.scope, action.scope_value)
         action.status = "applied" if key not in seen else "superseded"
         if key in seen:
             continue
@@ -98,17 +124,22 @@ def _sanction_from(session: Session, *, action: CaseAction, case: Case, principa
 
 
 def apply_custom(session: Session, *, case_id: str, kind: str, scope: str, scope_value: str | None,
-                 expires_at: datetime | None, reason: str, principal: Principal, now: datetime) -> Sanction:
-    """A moderator enforces a confirmed case with a sanction of their choosing."""
+                 expires_at: datetime | None, reason: str, principal: Principal, now: datetime,
+                 player_id: str | None = None) -> Sanction:
+    """A moderator enforces a confirmed case with a sanction of their choosing, on its subject or
+    on another player its findings name (a partner in collusion)."""
     case = cases.get(session, case_id=case_id)
     cases.require_claim(case, principal=principal, now=now)
     if case.status != "confirmed":
         raise ConflictError(f"case {case_id} is {case.status}; confirm it before sanctioning")
     if expires_at is not None and expires_at <= now:
         raise InvalidError("expires_at must be in the future")
+    target = player_id or case.subject_id
+    if target != case.subject_id and target not in _named_players(session, case_id=case_id):
+        raise InvalidError(f"player {target!r} is not named by case {case_id}'s findings")
     spec = sanctions.SanctionSpec(
-        sanction_id=stable_id("sanc", case_id, kind, scope, scope_value, now.isoformat()),
-        case_id=case_id, player_id=case.subject_id, kind=kind, scope=scope, scope_value=scope_value,
+        sanction_id=stable_id("sanc", case_id, target, kind, scope, scope_value, now.isoformat()),
+        case_id=case_id, player_id=target, kind=kind, scope=scope, scope_value=scope_value,
         starts_at=now, expires_at=expires_at, reason=reason, rule=case.rule, automatic=False,
     )
     sanction, _ = sanctions.create(session, spec=spec, actor=principal.username, now=now)
@@ -117,6 +148,11 @@ def apply_custom(session: Session, *, case_id: str, kind: str, scope: str, scope
     cases.close(case, status="actioned", now=now)
     session.commit()
     return sanction
+
+
+def _named_players(session: Session, *, case_id: str) -> set[str]:
+    rows = session.scalars(select(FindingRow.players).where(FindingRow.case_id == case_id))
+    return {p for players in rows for p in (players or [])}
 
 
 def apply_confirmed(session: Session, *, case_id: str, principal: Principal, now: datetime) -> list[Sanction]:

@@ -100,7 +100,7 @@ def _action_row(action: ActionProposal, *, case_id: str, finding_id: str) -> dic
     return {"action_id": action.action_id, "case_id": case_id, "finding_id": finding_id,
             "disposition": action.disposition, "kind": action.kind, "scope": action.scope,
             "scope_value": action.scope_value, "player_id": action.player_id, "starts_at": action.starts_at,
-            "expires_at": action.expires_at, "reason": action.reason, "rule": action.rule,
+            "expires_at": action.expires_at, "reason": action.reason, "rule": action.rule, "role": action.role,
             "status": "applied" if action.disposition == "automatic" else "pending"}
 
 

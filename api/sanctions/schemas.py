@@ -53,6 +53,8 @@ class SanctionApply(Body):
     scope_value: Annotated[str, StringConstraints(max_length=128)] | None = None
     expires_at: UtcDatetime | None = None
     reason: Reason | None = None
+    player_id: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
+    """A custom sanction's target: the case's subject (default) or another player its findings name."""
 
 
 class RevokeRequest(Body):
