@@ -24,6 +24,8 @@ from api.cases.models import Case
 from api.cases.schemas import TakeOverRequest
 from api.console import policy_page, render
 from api.console.guard import LOGIN_CSRF_COOKIE, PREFIX, SESSION_COOKIE, ConsoleDep, install_login_redirect
+from api.console.queue_page import install as install_queue_page
+from api.console.queue_page import player_url
 from api.console.rules import cite
 from api.db import SessionDep
 from api.decisions import service as decisions
@@ -45,8 +47,10 @@ STATUSES = ("open", "escalated", "on_hold", "confirmed", "appealed", "actioned",
 
 def _templates() -> jinja2.Environment:
     # Autoescape everything: evidence text is attacker-controlled (players type it).
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
-                              undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined)
+    env.globals["player_url"] = player_url  # every player id in the console links to its page
+    return env
 
 
 def mount_static(app: FastAPI) -> None:
@@ -94,21 +98,6 @@ def router() -> APIRouter:
         resp = RedirectResponse(f"{PREFIX}/login", status_code=303)
         resp.delete_cookie(SESSION_COOKIE, path=PREFIX)
         return resp
-
-    @r.get("/")
-    def queue(ctx: ConsoleDep, session: SessionDep, now: NowDep, family: str = "chat", status: str = "open",
-              cursor: str | None = None, msg: str = "") -> HTMLResponse:
-        family = family if family in FAMILIES else "chat"
-        status = status if status in STATUSES else "open"
-        try:
-            result = cases.queue(session, family=family, status=status, assignee_id=None, subject_id=None,
-                                 limit=50, cursor=cursor)
-        except ServiceError as exc:
-            result, msg = cases.queue(session, family=family, status=status, assignee_id=None, subject_id=None,
-                                      limit=50, cursor=None), exc.message
-        return page("queue.html", ctx, items=result.items, next_cursor=result.next_cursor, family=family,
-                    status=status, families=FAMILIES, statuses=STATUSES, now=now, msg=msg[:300],
-                    age=_age)
 
     @r.get("/cases/{case_id}")
     def case_page(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep, msg: str = "") -> HTMLResponse:
@@ -240,6 +229,7 @@ def router() -> APIRouter:
         return page("dashboard.html", ctx, rows=rows, volume=volume, rate=rate, summary=stats.summary(session))
 
     policy_page.install(r, page)
+    install_queue_page(r, page)
     return r
 
 

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from api.ids import Clock, utc_now
 from api.outbox import service
+from pipeline.contracts.enforcement import STRUCTURED_CONTENT_TYPE
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ class SendFuture(Protocol):
     def get(self, timeout: float | None = None) -> Any: ...
 
 
-CLOUDEVENTS_HEADERS = [("content-type", b"application/cloudevents+json")]
+CLOUDEVENTS_HEADERS = [("content-type", STRUCTURED_CONTENT_TYPE.encode())]
 """CloudEvents Kafka protocol binding, structured mode: the value is the whole event as JSON (what
 it always was, so game servers parsing the value are unaffected) and this header says so, which
 is how an SDK's Kafka binding tells structured from binary mode. Binary mode (`ce_*` headers, the

@@ -29,6 +29,10 @@ ActionKind = Literal[
 Scope = Literal["blind_level", "table", "tournament", "feature", "account"]
 EventKind = Literal["sanction", "revocation"]
 
+STRUCTURED_CONTENT_TYPE = "application/cloudevents+json"
+"""The `content-type` header of every `enforcement.events` record: CloudEvents' Kafka protocol
+binding in structured mode (the value is the whole event as JSON; docs/game-servers.md)."""
+
 EVENT_TYPE_PREFIX = "railbird.enforcement."
 EVENT_SOURCE = "urn:railbird:enforcement"
 

@@ -1,10 +1,12 @@
-"""`railbird schemas`: write the contracts' JSON Schemas to docs/schemas, or --check them."""
+"""`railbird schemas`: write the contracts' JSON Schemas and the AsyncAPI document of every topic
+to docs/schemas, or --check them."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from pipeline.contracts.asyncapi import asyncapi_document
 from pipeline.contracts.schemas import render, schema_documents
 from railbird.settings import PROJECT_ROOT, Settings
 
@@ -19,7 +21,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """Export or check; prints one line per file."""
     out: Path = args.out
     stale = []
-    for name, schema in schema_documents().items():
+    documents = {**schema_documents(), "asyncapi.json": asyncapi_document()}
+    for name, schema in documents.items():
         path = out / name
         text = render(schema)
         if args.check:
