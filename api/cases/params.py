@@ -16,6 +16,8 @@ KEYS: Final = ("family", "status", "category", "detector", "language", "age", "a
                "subject_id", "sort")
 """Every parameter a queue view has (what a saved view stores)."""
 ME: Final = "me"
+ALL_FAMILIES: Final = "all"
+"""`family=all`: every family (the console's default is chat, so 'all' must be said)."""
 BOOLS: Final = {"yes": True, "true": True, "no": False, "false": False}
 
 
@@ -39,8 +41,9 @@ def to_filter(params: Mapping[str, str], *, me: str) -> tuple[QueueFilter, str]:
     sort = params.get("sort", "priority")
     _check(sort, SORTS, "sort")
     assignee = params.get("assignee_id")
+    family = params.get("family")
     f = QueueFilter(
-        family=params.get("family"), status=params.get("status", "open"), category=params.get("category"),
+        family=None if family == ALL_FAMILIES else family, status=params.get("status", "open"), category=params.get("category"),
         detector=params.get("detector"), language=params.get("language"), age=params.get("age"),
         assignee=me if assignee == ME else assignee, automatic=BOOLS[auto] if auto is not None else None,
         q=params.get("q"), subject_id=params.get("subject_id"),

@@ -23,7 +23,12 @@
 
   document.addEventListener("keydown", function (event) {
     var tag = (event.target && event.target.tagName) || "";
+    if (event.key === "Escape" && tag === "INPUT") { event.target.blur(); return; }
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) { return; }
+    if (event.key === "/") {
+      var search = document.getElementById("q");
+      if (search) { search.focus(); search.select(); event.preventDefault(); return; }
+    }
     var all = rows();
     var i = current();
     if (event.key === "j") { select(i + 1); event.preventDefault(); }
@@ -35,15 +40,21 @@
       else { var button = document.getElementById("claim"); form = button ? button.form : null; }
       if (form) { form.submit(); event.preventDefault(); }
     }
+    else if (event.key === "x" && i >= 0) {
+      var box = document.getElementById(all[i].getAttribute("data-tick"));
+      if (box) { box.checked = !box.checked; event.preventDefault(); }
+    }
   });
 
   document.addEventListener("click", function (event) {
     var row = event.target.closest ? event.target.closest("#queue tbody tr[data-href]") : null;
-    if (row && event.target.tagName !== "BUTTON" && event.target.tagName !== "A") { select(rows().indexOf(row)); }
+    var t = event.target.tagName;
+    if (row && t !== "BUTTON" && t !== "A" && t !== "INPUT") { select(rows().indexOf(row)); }
   });
 
   document.addEventListener("submit", function (event) {
-    var message = event.target.getAttribute("data-confirm");
+    var button = event.submitter;
+    var message = (button && button.getAttribute("data-confirm")) || event.target.getAttribute("data-confirm");
     if (message && !window.confirm(message)) { event.preventDefault(); }
   });
 
