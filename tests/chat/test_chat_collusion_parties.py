@@ -12,10 +12,12 @@ import pytest
 from models.chat import load_classifier
 from pipeline.contracts import CHAT, ChatMessage
 from pipeline.detectors.chat.agreement_reply import is_agreement_reply
+from pipeline.detectors.chat.classifier import ClassifierDetector
 from pipeline.detectors.chat.collusion_parties import CollusionPartiesDetector
 from pipeline.findings import Finding
 from pipeline.registry import build_pipeline
 from pipeline.rules import RulesConfig
+from pipeline.text_model import TextVerdict
 from tests.chat import chat_events
 
 PROPOSER = "Al"
@@ -82,20 +84,33 @@ def test_a_proposal_to_the_table_takes_whoever_agrees() -> None:
     assert _parties(_run(events)) == [("p3", "p1")]
 
 
-def test_private_recipient_and_their_answer() -> None:
+def test_a_private_recipients_answer_is_reported() -> None:
     events = [
         msg(PROPOSAL, at=0, channel="private", table_id=None, player_id="p1", recipient_id="p2"),
-        msg(
-            "згоден",
-            at=6,
-            channel="private",
-            table_id=None,
-            player_id="p2",
-            recipient_id="p1",
-            nickname="Ivan",
-        ),
+        msg("згоден", at=6, channel="private", table_id=None, player_id="p2", recipient_id="p1", nickname="Ivan"),
     ]
-    assert _parties(_run(events)) == [("p1", "p2"), ("p2", "p1")]
+    assert _parties(_run(events)) == [("p2", "p1")]
+
+
+class _CollusionModel:
+    """Flags collusion talk on lines about each other (the shipped model's rule patterns do so)."""
+
+    def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
+        return [
+            TextVerdict(scores={"collusion_talk": 0.9}, flagged=("collusion_talk",), language="en")
+            if "each other" in t
+            else TextVerdict(scores={"collusion_talk": 0.0}, language="en")
+            for t in texts
+        ]
+
+
+def test_the_classifier_names_a_private_lines_recipient() -> None:
+    detector = ClassifierDetector(_CollusionModel())
+    private = msg(PROPOSAL, channel="private", table_id=None, player_id="p1", recipient_id="p2")
+    (finding,) = detector.process(private)
+    assert finding.players == ("p1", "p2") and finding.category == "collusion_talk"
+    (at_table,) = detector.process(msg(PROPOSAL, player_id="p1"))
+    assert at_table.players == ("p1",)
 
 
 @pytest.mark.parametrize(

@@ -38,16 +38,19 @@ FILLERS = _folded(
 ) | frozenset(w for p in AGREE_PHRASES for w in p.split())
 """Words an agreement reply may carry besides its yes ("ok bro", "siap bang", "ok luôn")."""
 MAX_REPLY_WORDS = 6
+MAX_REPLY_CHARS = 80
+"""Longer than this is no bare yes, whatever it says (checked before any folding)."""
+_VOCABULARY = AGREE_WORDS | FILLERS
 _REPLY_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 def is_agreement_reply(text: str) -> bool:
     """A short line that only says yes: every word a yes, part of a yes phrase or a filler, and
     at least one yes ("ok, agreed", "siap bang", "đồng ý", "по рукам"; not "all in", "ok fold")."""
+    if len(text) > MAX_REPLY_CHARS:
+        return False  # most lines: no folding, no regex
     words = _REPLY_WORD.findall(fold(text))
-    if not words or len(words) > MAX_REPLY_WORDS:
-        return False
-    if not all(w in AGREE_WORDS or w in FILLERS for w in words):
+    if not words or len(words) > MAX_REPLY_WORDS or not _VOCABULARY.issuperset(words):
         return False
     joined = " ".join(words)
-    return any(w in AGREE_WORDS for w in words) or any(f" {p} " in f" {joined} " for p in AGREE_PHRASES)
+    return not AGREE_WORDS.isdisjoint(words) or any(f" {p} " in f" {joined} " for p in AGREE_PHRASES)

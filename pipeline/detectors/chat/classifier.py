@@ -24,6 +24,19 @@ def chat_category(verdict: TextVerdict, *, among: frozenset[str] | None = None) 
     return None
 
 
+TWO_PARTY = frozenset({"collusion_talk"})
+"""Categories whose private line makes its recipient a party: collusion takes two (the other
+forms of a partner, @mentions and answers, need the place's state: `chat.collusion_parties`)."""
+
+
+def partner_of(message: ChatMessage, category: str) -> tuple[str, ...]:
+    """The recipient of a private line of a two-party category, else nobody."""
+    recipient = message.recipient_id
+    if category in TWO_PARTY and recipient is not None and recipient != message.player_id:
+        return (recipient,)
+    return ()
+
+
 NOT_WITHOUT_HAND = frozenset(c for c, (family, _) in CATEGORIES.items() if family == "chat") - {"hand_in_play"}
 """Categories a message may get when no hand is running: talk about a finished hand is allowed."""
 
@@ -83,7 +96,7 @@ class ClassifierDetector:
             detector=self.name,
             category=category,
             score=score,
-            players=(message.player_id,),
+            players=(message.player_id, *partner_of(message, category)),
             ts=message.ts,
             summary=f"classifier: {category} ({score:.2f}, {verdict.language}) in {message.channel} chat",
             id_parts=(message.event_id,),

@@ -4,15 +4,16 @@ Collusion takes two. `chat.classifier` reports a line of collusion talk about it
 player, so it cannot see who the line was for. This detector, keyed by place (table, tournament,
 private pair) and judging messages in event-time order like `chat.harassment`, names the partner:
 
-- the **addressee** of the line: the private chat's recipient, or a player the line `@mentions`
-  whose nickname has been seen at the place (an @mention of a nickname not seen yet is kept in
-  the evidence, and links the pair as soon as that nickname answers);
+- the **addressee** of the line: a player the line `@mentions` whose nickname has been seen at
+  the place (an @mention of a nickname not seen yet is kept in the evidence, and links the pair
+  as soon as that nickname answers). A private line's recipient needs no state: `chat.classifier`
+  names it in its own finding;
 - the **one who agrees**: an agreement reply ("ok, agreed", "deal", "siap bang", "đồng ý",
   "rendben", "згоден", "договорились") from another player at the same place within
   `reply_window` of the proposal. When the proposal named a partner, only that partner's reply
   counts; a proposal to the whole table takes the first player who agrees.
 
-Findings (category `collusion_talk`, rule chat.7): one for a proposal that names its partner
+Findings (category `collusion_talk`, rule chat.7): one for a proposal that @names its partner
 (`players` = sender, partner), one for each agreement reply (`players` = the one who agreed, the
 proposer; the reply is a statement of its own: agreeing to collude is collusion talk). A proposal
 naming nobody is left to `chat.classifier` until someone agrees.
@@ -44,7 +45,7 @@ _MENTION = re.compile(r"@([\w.\-]+)")
 
 def mentions(text: str) -> list[str]:
     """Folded nicknames a line @mentions, in order."""
-    return [fold(m).strip(".-") for m in _MENTION.findall(text)]
+    return [fold(m).strip(".-") for m in _MENTION.findall(text)] if "@" in text else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,23 +111,21 @@ class CollusionPartiesDetector:
         place.proposals.expire(message.ts)
         place.pending.expire(message.ts)
         reply = is_agreement_reply(message.text)
-        if message.recipient_id is not None or mentions(message.text):
-            talk = None if reply else self._collusion(message)
-            if talk is not None:
-                return self._proposal(message, place, *talk)
-        elif not reply:
-            # Addressed to nobody: only an answer can make it matter, and answers are rare, so
-            # the line waits unjudged (the stream runs this detector apart from `chat.classifier`,
-            # whose verdict cache it therefore rarely shares: judging every line would cost a
-            # second model call per message).
-            place.pending.add(message.ts, message)
-            return ()
+        if not reply and mentions(message.text):
+            talk = self._collusion(message)
+            return self._proposal(message, place, *talk) if talk is not None else ()
         if not reply:
+            # Addressed to nobody, or privately (`chat.classifier` names a private line's
+            # recipient itself): only an answer can make it matter here, and answers are rare,
+            # so the line waits unjudged. The stream runs this detector apart from
+            # `chat.classifier`, whose verdict cache it then seldom shares: judging every line
+            # would cost a second model call per message.
+            place.pending.add(message.ts, message)
             return ()
         for waiting in place.pending.values():
             talk = self._collusion(waiting)
             if talk is not None:
-                self._proposal(waiting, place, *talk)
+                self._proposal(waiting, place, *talk)  # its own finding is chat.classifier's
         place.pending = self._new_pending()
         return self._reply(message, place)
 
@@ -143,14 +142,17 @@ class CollusionPartiesDetector:
 
     def _collusion(self, message: ChatMessage) -> tuple[tuple[Span, ...], float] | None:
         """Spans and score when the line is collusion talk: the category the chat detectors give
-        it (`fusion.fuse`, the model's rule patterns included), else an explicit agreement phrase
-        (`agreement_talk`, which the bounty detector also reads)."""
+        it (`fusion.fuse`, the model's rule patterns included), so this detector and
+        `chat.classifier` never disagree on a line; without a classifier, an explicit agreement
+        phrase (`agreement_talk`, which the bounty detector also reads). Not both: the phrase
+        list costs ~30 us a line and the model's collusion patterns already cover its shapes."""
         if self.classifier is not None:
             verdict = self.classifier.classify([message.text])[0]
             words = self.lexicon.find(message.text)
             fused = fuse(verdict, words, hand_running=message.hand_id is not None, text=message.text)
-            if fused is not None and fused.category == COLLUSION:
-                return tuple(s for s in fused.spans if s.end <= len(message.text)), fused.score
+            if fused is None or fused.category != COLLUSION:
+                return None
+            return tuple(s for s in fused.spans if s.end <= len(message.text)), fused.score
         hit = agreement_match(message.text)
         if hit is None or is_deal_talk(message.text):
             return None
