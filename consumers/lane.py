@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -30,7 +30,7 @@ from consumers.blocking import PartitionGuard
 from consumers.bundle import expand
 from consumers.commits import PendingCommits
 from consumers.deadletters import letter_message
-from consumers.metrics import ConsumerMetrics
+from consumers.metrics import ConsumerMetrics, count_batch
 from consumers.outgoing import await_sends, bundle_routes, send_all, start_sends
 from consumers.poison import BatchProbe, NullProbe, SkipBook
 from consumers.ports import ConsumerPort, Message, ProducerPort, RecordLike, SendFuture, commit_offsets
@@ -204,7 +204,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         dead.extend(self._written(batch.written))
         self._finish_routes(batch.routes, batch.outgoing, batch.sends)
         self._produce_dead_letters(dead)
-        self._count(batch.handled)
+        count_batch(self.metrics, batch.handled, self._anomalies())
         self._commit(batch.records)
         elapsed = time.monotonic() - batch.started
         now_ms = self.clock() * 1000
@@ -285,6 +285,11 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         except CommitFailedError as exc:  # the new owner meets the batch and the request again
             log.warning("commit lost to a rebalance: %s", exc, extra={"group": self.config.group})
 
+    def _anomalies(self) -> Mapping[tuple[str, str], int]:
+        """The keyed detectors' anomaly counts (a processor without `anomalies` has none)."""
+        anomalies = getattr(self.processor, "anomalies", None)
+        return anomalies() if callable(anomalies) else {}
+
     def _changelog(self) -> list[Message]:
         """State changes the processor wants durable before the batch is committed (a processor
         without `drain_changelog` keeps no state beyond what its lookback replay rebuilds)."""
@@ -313,37 +318,15 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             return
         now = datetime.fromtimestamp(self.clock(), UTC)
         messages: list[Message] = []
-        seen: set[int] = set()
-        for record, kind, reason in dead:
-            if id(record) in seen:  # one record, several rejected findings: one dead letter
-                continue
-            seen.add(id(record))
+        first: dict[int, Dead] = {}
+        for d in dead:  # one record, several rejected findings: one dead letter (the first reason)
+            first.setdefault(id(d[0]), d)
+        for record, kind, reason in first.values():
             messages.append(letter_message(record, kind, reason, now))
             self.metrics.dead_letters.labels(record.topic, kind).inc()
-            log.warning(
-                "dead-lettered: %s",
-                reason,
-                extra={"topic": record.topic, "partition": record.partition, "offset": record.offset, "kind": kind},
-            )
-        self._retry("dlq", lambda: send_all(self.producer, messages, self.config.produce_timeout_s))
-
-    def _count(self, handled: list[Handled]) -> None:
-        for h in handled:
-            for f in h.findings:
-                self.metrics.findings.labels(f.detector).inc()
-            for e in h.errors:
-                self.metrics.detector_errors.labels(e.detector).inc()
-                log.error(
-                    "detector failed: %s", e.error, extra={"detector": e.detector, "event_id": e.event_id}
-                )
-            for name in h.skipped:
-                self.metrics.skipped.labels(name).inc()
-            if h.findings:
-                self.metrics.events_out.labels(h.record.topic, "finding").inc(len(h.findings))
-        anomalies = getattr(self.processor, "anomalies", None)
-        if callable(anomalies):
-            for (detector, kind), n in anomalies().items():
-                self.metrics.anomalies.labels(detector, kind).set(n)
+            log.warning("dead-lettered: %s", reason, extra={"topic": record.topic, "partition": record.partition,
+                                                            "offset": record.offset, "kind": kind})
+        self._send_dead_letters(messages)
 
     def _commit(self, records: Sequence[RecordLike]) -> None:
         """Commit the batch's offsets: every effect of the batch is acknowledged by now. Without

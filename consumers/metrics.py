@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+if TYPE_CHECKING:
+    from consumers.processing import Handled
+
+log = logging.getLogger("railbird.consumer")
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
@@ -101,3 +109,20 @@ class ConsumerMetrics:
                 registry=registry,
             ),
         )
+
+
+def count_batch(metrics: ConsumerMetrics, handled: Sequence[Handled], anomalies: Mapping[tuple[str, str], int]) -> None:
+    """Count a committed batch's findings, detector errors (also logged: they are bugs) and
+    skipped detectors; set the keyed detectors' anomaly gauges."""
+    for h in handled:
+        for f in h.findings:
+            metrics.findings.labels(f.detector).inc()
+        for e in h.errors:
+            metrics.detector_errors.labels(e.detector).inc()
+            log.error("detector failed: %s", e.error, extra={"detector": e.detector, "event_id": e.event_id})
+        for name in h.skipped:
+            metrics.skipped.labels(name).inc()
+        if h.findings:
+            metrics.events_out.labels(h.record.topic, "finding").inc(len(h.findings))
+    for (detector, kind), n in anomalies.items():
+        metrics.anomalies.labels(detector, kind).set(n)
