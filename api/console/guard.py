@@ -30,6 +30,7 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("POST", "/console/cases/bulk-close"): "sanction",
     ("POST", "/console/saved-views"): "view",
     ("POST", "/console/saved-views/{view_id}/delete"): "view",
+    ("GET", "/console/players/{player_id}"): "view",
     ("POST", "/console/cases/{case_id}/claim"): "decide",
     ("POST", "/console/cases/{case_id}/release"): "decide",
     ("POST", "/console/cases/{case_id}/take-over"): "decide",

@@ -24,6 +24,7 @@ from api.cases.models import Case
 from api.cases.schemas import TakeOverRequest
 from api.console import policy_page, render
 from api.console.guard import LOGIN_CSRF_COOKIE, PREFIX, SESSION_COOKIE, ConsoleDep, install_login_redirect
+from api.console.player_page import install as install_player_page
 from api.console.queue_page import install as install_queue_page
 from api.console.queue_page import player_url
 from api.console.rules import cite
@@ -230,6 +231,7 @@ def router() -> APIRouter:
 
     policy_page.install(r, page)
     install_queue_page(r, page)
+    install_player_page(r, page)
     return r
 
 
