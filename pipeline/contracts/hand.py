@@ -9,9 +9,7 @@ from pydantic import Field, PrivateAttr, StringConstraints, model_validator
 from pipeline.contracts.common import Contract, Id, UtcDatetime
 from pipeline.hands.engine import Replay, replay_actions
 from pipeline.hands.errors import HandIntegrityError
-
-Variant = Literal["NT", "FT", "PO", "FO/8", "NS", "FB", "F7S", "F7S/8", "FR", "NR", "PD", "FD"]
-"""PHH variant codes (NT = no-limit Texas hold'em, PO = pot-limit Omaha, ...)."""
+from pipeline.hands.variants import Variant
 
 MAX_PLAYERS = 10
 MAX_ACTIONS = 400
@@ -51,6 +49,15 @@ class HandRecord(Contract):
     eliminated: list[Id] = Field(default_factory=list, max_length=MAX_PLAYERS)
     rake: Chips = 0
     """Chips the house took from the pot (PHH `rake`); part of the chip-conservation check."""
+    run_count: Annotated[int, Field(ge=1, le=3)] = 1
+    """Boards dealt after an all-in (run it twice / three times). The actions carry the first board;
+    the pot is then checked for conservation, not against that board's winner."""
+    bounties_won: dict[Id, Chips] = Field(default_factory=dict, max_length=MAX_PLAYERS)
+    """Bounty prize each player received in this hand as the history states it (minor currency
+    units: a split knockout shared, a progressive knockout's cash half only); when present it is
+    used instead of deriving the winners from `bounties` and `eliminated`."""
+    places: dict[Id, Annotated[int, Field(ge=1, le=100_000)]] = Field(default_factory=dict, max_length=MAX_PLAYERS)
+    """Finishing place of each player whose tournament ended in this hand (1 = the winner)."""
     _replay: Replay | None = PrivateAttr(default=None)
     _partial: tuple[str, ...] = PrivateAttr(default=())
 
@@ -65,8 +72,8 @@ class HandRecord(Contract):
         if self.seats and (len(self.seats) != n or len(set(self.seats)) != n):
             raise ValueError(f"seats must list {n} distinct seat numbers")
         known = set(self.players)
-        if unknown := (set(self.bounties) | set(self.eliminated)) - known:
-            raise ValueError(f"bounties/eliminated name players not in the hand: {sorted(unknown)}")
+        if unknown := (set(self.bounties) | set(self.eliminated) | set(self.bounties_won) | set(self.places)) - known:
+            raise ValueError(f"bounties/eliminated/places name players not in the hand: {sorted(unknown)}")
         if self.game == "tournament" and self.tournament_id is None:
             raise ValueError("a tournament hand needs tournament_id")
         for action in self.actions:
@@ -90,6 +97,7 @@ class HandRecord(Contract):
                 finishing_stacks=self.finishing_stacks,
                 winnings=self.winnings,
                 rake=self.rake,
+                run_count=self.run_count,
             )
             self._partial = self._replay.partial
         except HandIntegrityError as exc:

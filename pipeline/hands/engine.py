@@ -1,5 +1,6 @@
-"""A light no-limit hold'em state machine: replays a PHH action list, checks it, and keeps the
-per-action facts the detectors and the analyst replay need.
+"""A light state machine for every flop game (hold'em, short deck, Omaha, hi/lo; no-limit,
+pot-limit and fixed-limit): replays a PHH action list, checks it, and keeps the per-action facts the
+detectors and the analyst replay need. The game's rules come from `variants.VARIANTS`.
 
 Written for speed (a 6-max hand replays in tens of microseconds) instead of driving pokerkit's
 general `State`, and lenient where real clients differ (a fold when checking is possible is legal;
@@ -13,8 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pipeline.hands.cards import parse_cards
+from pipeline.hands.conserve import check_chips
 from pipeline.hands.errors import HandIntegrityError
 from pipeline.hands.settle import settle
+from pipeline.hands.showdown import showdown_for
+from pipeline.hands.variants import VARIANTS, VariantSpec, variant_spec
 
 PREFLOP, FLOP, TURN, RIVER = range(4)
 STREET_NAMES = ("preflop", "flop", "turn", "river")
@@ -63,6 +67,8 @@ class Replay:
     """Chips pushed to each player from the pot (net of returned bets)."""
     shown: tuple[int, ...] = ()
     partial: tuple[str, ...] = field(default=())
+    variant: str = "NT"
+    """The game's code (`variants.VARIANTS`): which showdown rules price its equity."""
 
     @property
     def pot(self) -> int:
@@ -81,21 +87,31 @@ def replay_actions(
     finishing_stacks: Sequence[int] = (),
     winnings: Sequence[int] = (),
     rake: int = 0,
+    run_count: int = 1,
 ) -> Replay:
-    """Replay and check a hand; `HandIntegrityError` says why a hand cannot be trusted."""
-    if variant != "NT":
-        raise HandIntegrityError("unknown_variant", f"variant {variant!r} is not analysed (only NT)")
-    table = HandState(antes=antes, blinds=blinds, min_bet=min_bet, stacks=stacks)
+    """Replay and check a hand; `HandIntegrityError` says why a hand cannot be trusted.
+
+    `run_count` > 1 (run it twice / three times): the actions carry the first board only, so the
+    pot is checked for conservation but not against that board's winner."""
+    spec = variant_spec(variant)
+    if spec is None or not spec.analysed:
+        raise HandIntegrityError("unknown_variant", f"variant {variant!r} is carried but not replayed")
+    table = HandState(antes=antes, blinds=blinds, min_bet=min_bet, stacks=stacks, spec=spec)
     for index, action in enumerate(actions):
         table.apply(index, action.split(" #", 1)[0].split(" "))
-    return table.finish(finishing_stacks=finishing_stacks, winnings=winnings, rake=rake)
+    return table.finish(finishing_stacks=finishing_stacks, winnings=winnings, rake=rake, run_count=run_count)
 
 
 class HandState:
     """Mutable state of one hand being replayed; generators drive it one action at a time."""
 
-    def __init__(self, *, antes: Sequence[int], blinds: Sequence[int], min_bet: int, stacks: Sequence[int]) -> None:
+    def __init__(
+        self, *, antes: Sequence[int], blinds: Sequence[int], min_bet: int, stacks: Sequence[int],
+        spec: VariantSpec = VARIANTS["NT"],
+    ) -> None:
         n = self.n = len(stacks)
+        self.spec = spec
+        self.min_bet = max(min_bet, 1)
         self.stacks = list(stacks)
         self.committed = [0] * n
         self.bets = [0] * n
@@ -117,7 +133,14 @@ class HandState:
         self.big_blind = max([*blinds, min_bet, 1])
         self.min_raise = self.big_blind
         self.aggressor: int | None = None
-        biggest = max(range(n), key=lambda i: (blinds[i] if i < len(blinds) else 0, i))
+        posted = [blinds[i] if i < len(blinds) else 0 for i in range(n)]
+        # The first player (from the button) posting the largest blind or straddle closes pre-flop:
+        # a player posting a second big blind out of position (new to the table) acts in turn. With
+        # no blinds at all (ante-only, bomb pot) the first player after the button is first.
+        top_blind = max(posted)
+        biggest = posted.index(top_blind) if top_blind else n - 1
+        if n == 2 and top_blind:
+            biggest = max(range(n), key=lambda i: (posted[i], i))
         # Postflop the first player after the button acts first; heads-up that is the big blind.
         self.post_order = [biggest, 1 - biggest] if n == 2 else list(range(n))
         pre_start = (biggest + 1) % n
@@ -174,8 +197,12 @@ class HandState:
                 self._act(index, int(parts[0][1:]) - 1, parts[1], parts[2:])
         except (IndexError, ValueError) as exc:
             if isinstance(exc, HandIntegrityError):
+                if exc.action is None:
+                    exc.action = index  # lets an importer point at the source line
                 raise
-            raise HandIntegrityError("illegal_action", f"action {index} {' '.join(parts)!r}: {exc}") from None
+            error = HandIntegrityError("illegal_action", f"action {index} {' '.join(parts)!r}: {exc}")
+            error.action = index
+            raise error from None
 
     def _cards(self, text: str) -> tuple[int | None, ...]:
         try:
@@ -197,11 +224,16 @@ class HandState:
                 raise HandIntegrityError("illegal_action", f"p{i + 1} dealt hole cards twice")
             self.dealt[i] = True
             cards = self._cards(parts[3])
-            if len(cards) != 2:
-                raise HandIntegrityError("illegal_action", f"p{i + 1} dealt {len(cards)} hole cards, NT needs 2")
+            want = self.spec.hole
+            if len(cards) != want:
+                raise HandIntegrityError(
+                    "illegal_action", f"p{i + 1} dealt {len(cards)} hole cards, {self.spec.code} deals {want}"
+                )
             known = tuple(c for c in cards if c is not None)
-            self.holes[i] = known if len(known) == 2 else None
+            self.holes[i] = known if len(known) == want else None
             return
+        if self.need and self._bomb_pot():
+            self.need = set()  # no blinds and nobody acted: the flop comes at once (bomb pot)
         if self.need:
             raise HandIntegrityError("illegal_action", f"board dealt while p{self._next_actor_str()} must act")
         if len(self._active()) < 2:
@@ -214,6 +246,9 @@ class HandState:
             raise HandIntegrityError("illegal_action", f"{STREET_NAMES[self.street + 1]} needs {want} known cards")
         self.board.extend(c for c in cards if c is not None)
         self._new_street()
+
+    def _bomb_pot(self) -> bool:
+        return self.street == PREFLOP and not self.steps and max(self.bets) == 0
 
     def _next_actor_str(self) -> str:
         nxt = self.next_actor()
@@ -274,8 +309,16 @@ class HandState:
         if add > self.stacks[i]:
             raise HandIntegrityError("illegal_action", f"p{i + 1} bets {add} with a stack of {self.stacks[i]}")
         all_in = add == self.stacks[i]
-        if target - top < self.min_raise and not all_in:
+        if self.spec.betting == "fixed":
+            size = self.min_bet * (2 if self.street >= TURN else 1)
+            if target - top != size and not (all_in and target - top < size):
+                raise HandIntegrityError("illegal_action", f"p{i + 1} raises by {target - top}, the fixed limit is {size}")
+        elif target - top < self.min_raise and not all_in:
             raise HandIntegrityError("illegal_action", f"p{i + 1} raises by {target - top}, minimum {self.min_raise}")
+        if self.spec.betting == "pot":
+            limit = top + sum(self.committed) + (top - self.bets[i])
+            if target > limit:
+                raise HandIntegrityError("illegal_action", f"p{i + 1} raises to {target}, the pot limit is {limit}")
         self.min_raise = max(self.min_raise, target - top)
         kind = "bet" if top == 0 else "raise"
         self._put(i, add, street_bet=True)
@@ -289,7 +332,7 @@ class HandState:
         if not rest or rest[0] in ("-", ""):
             return
         known = tuple(c for c in parse_cards(rest[0]) if c is not None)
-        if len(known) != 2:
+        if len(known) != self.spec.hole:
             return
         hole = self.holes[i]
         if hole is not None and set(hole) != set(known):
@@ -302,7 +345,9 @@ class HandState:
             self.holes[i] = known
         self.shown.append(i)
 
-    def finish(self, *, finishing_stacks: Sequence[int], winnings: Sequence[int], rake: int) -> Replay:
+    def finish(
+        self, *, finishing_stacks: Sequence[int], winnings: Sequence[int], rake: int, run_count: int = 1
+    ) -> Replay:
         """Check the hand is complete and its chips add up; build the `Replay`."""
         active = self._active()
         if self.need:
@@ -325,9 +370,13 @@ class HandState:
             partial.append("missing_hole_cards")
         showdown = tuple(active) if len(active) >= 2 else ()
         computed = settle(
-            committed=self.committed, folded=self.folded, holes=self.holes, board=self.board, rake=rake
+            committed=self.committed, folded=self.folded, holes=self.holes, board=self.board, rake=rake,
+            showdown=showdown_for(self.spec),
         )
-        final = _check_chips(
+        if run_count > 1 and len(active) >= 2:
+            computed = None  # the later boards are not in the actions: only conservation is checked
+            partial.append("run_multiple_boards")
+        final = check_chips(
             n=self.n, committed=self.committed, returned=returned, stacks=self.stacks,
             starting=[s + c for s, c in zip(self.stacks, self.committed, strict=True)],
             finishing=finishing_stacks, winnings=winnings, computed=computed, rake=rake,
@@ -337,48 +386,5 @@ class HandState:
             steps=tuple(self.steps), committed=tuple(self.committed), returned=tuple(returned),
             folded=tuple(self.folded), all_in=tuple(s == 0 for s in self.stacks), showdown=showdown,
             winnings=final, shown=tuple(self.shown), partial=tuple(dict.fromkeys(partial)),
+            variant=self.spec.code,
         )
-
-
-def _check_chips(
-    *,
-    n: int,
-    committed: list[int],
-    returned: list[int],
-    stacks: list[int],
-    starting: list[int],
-    finishing: Sequence[int],
-    winnings: Sequence[int],
-    computed: list[int] | None,
-    rake: int,
-) -> tuple[int, ...]:
-    """Winnings (net of returned bets) after checking conservation and the finishing stacks."""
-    pot = sum(committed)
-    if winnings:
-        won = list(winnings)
-        total_returned: int = sum(returned)
-        gross = sum(won) == pot + total_returned - rake and all(w >= r for w, r in zip(won, returned, strict=True))
-        if gross and total_returned:
-            won = [w - r for w, r in zip(won, returned, strict=True)]  # winnings counted the returned bet
-        if sum(won) + rake != pot:
-            raise HandIntegrityError("chips_not_conserved", f"winnings {sum(won)} + rake {rake} != pot {pot}")
-    elif computed is not None:
-        won = computed
-    else:
-        won = [0] * n
-    if computed is not None and winnings:
-        winners = {i for i in range(n) if won[i] > 0}
-        expected = {i for i in range(n) if computed[i] > 0}
-        if winners != expected:
-            raise HandIntegrityError(
-                "chips_not_conserved",
-                f"pot paid to {sorted(p + 1 for p in winners)} but the cards give it to {sorted(p + 1 for p in expected)}",
-            )
-    if finishing:
-        for i in range(n):
-            if finishing[i] != stacks[i] + won[i]:
-                raise HandIntegrityError(
-                    "inconsistent_stacks",
-                    f"p{i + 1} finishes with {finishing[i]}, replay gives {stacks[i] + won[i]} (started {starting[i]})",
-                )
-    return tuple(won)

@@ -27,3 +27,5 @@ class HandIntegrityError(ValueError):
     def __init__(self, kind: IntegrityKind, message: str) -> None:
         super().__init__(f"{kind}: {message}")
         self.kind: IntegrityKind = kind
+        self.action: int | None = None
+        """Index of the action that broke the rule, when one did (importers map it to a line)."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 
-from pipeline.hands.cards import TWO_PAIR, category, equity_heads_up, rank_hand
+from pipeline.hands.cards import TWO_PAIR, category
 from pipeline.hands.engine import BOARD_SIZES, PREFLOP, Replay, Step
+from pipeline.hands.showdown import showdown_for
 
 EQUITY_SAMPLES = 24
 TRANSFER_CLIP_BB = 30.0
@@ -76,7 +77,7 @@ class HandFeatures:
 
 
 def hand_features(replay: Replay, *, seed: str, starting_stacks: list[int], bounty_won: dict[int, int]) -> HandFeatures:
-    """Pairwise observations for one replayed NT hand; `bounty_won` maps winner -> bounty chips."""
+    """Pairwise observations for one replayed hand of any flop game; `bounty_won` maps winner -> bounty chips."""
     out = HandFeatures()
     bb = float(replay.big_blind)
     rng_seed = zlib.crc32(seed.encode("utf-8"))
@@ -105,7 +106,9 @@ def _equity(replay: Replay, hero: int, villain: int, street: int, seed: int) -> 
     h, v = replay.holes[hero], replay.holes[villain]
     if h is None or v is None:
         return None
-    return equity_heads_up(h, v, _board_at(replay, street), samples=EQUITY_SAMPLES, seed=seed + street)
+    # The variant's own showdown (Omaha's two-plus-three, short deck's order, hi/lo halves).
+    game = showdown_for(replay.variant)
+    return game.equity(h, v, _board_at(replay, street), samples=EQUITY_SAMPLES, seed=seed + street)
 
 
 def _heads_up_step(out: HandFeatures, replay: Replay, step: Step, bb: float, seed: int) -> None:
@@ -119,8 +122,9 @@ def _heads_up_step(out: HandFeatures, replay: Replay, step: Step, bb: float, see
         h, v = replay.holes[hero], replay.holes[villain]
         if h is not None and v is not None:
             board = _board_at(replay, step.street)
-            mine = rank_hand([*h, *board])
-            if category(mine) >= TWO_PAIR and mine > rank_hand([*v, *board]):
+            high = showdown_for(replay.variant).high
+            mine = high(h, board)
+            if category(mine) >= TWO_PAIR and mine > high(v, board):
                 obs.strong_chances += 1
                 obs.strong_checks += not aggressive
                 obs.soft_evidence += 0 if aggressive else 1.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.hands.cards import rank_hand
+from pipeline.hands.showdown import HOLDEM, Showdown
 
 
 def side_pots(committed: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
@@ -25,6 +25,12 @@ def side_pots(committed: Sequence[int], folded: Sequence[bool]) -> list[tuple[in
     return pots
 
 
+def _split(amount: int, winners: list[int], won: list[int]) -> None:
+    share, odd = divmod(amount, len(winners))
+    for k, i in enumerate(winners):
+        won[i] += share + (1 if k < odd else 0)
+
+
 def settle(
     *,
     committed: Sequence[int],
@@ -32,12 +38,17 @@ def settle(
     holes: Sequence[tuple[int, ...] | None],
     board: Sequence[int],
     rake: int = 0,
+    showdown: Showdown = HOLDEM,
 ) -> list[int] | None:
-    """Chips each player wins; None when the cards needed to decide the pot are unknown."""
+    """Chips each player wins; None when the cards needed to decide the pot are unknown.
+
+    Hi/lo games split each contested pot: the low half to the best qualifying low, the high half
+    (and the odd chip) to the best high; with no qualifying low the high hand scoops."""
     n = len(committed)
     pots = side_pots(committed, folded)
     won = [0] * n
-    strengths: dict[int, int] = {}
+    highs: dict[int, int] = {}
+    lows: dict[int, int | None] = {}
     for amount, eligible in pots:
         if len(eligible) == 1:
             won[eligible[0]] += amount
@@ -45,16 +56,23 @@ def settle(
         if len(board) < 5:
             return None
         for i in eligible:
-            if i not in strengths:
+            if i not in highs:
                 hole = holes[i]
                 if hole is None:
                     return None
-                strengths[i] = rank_hand([*hole, *board])
-        best = max(strengths[i] for i in eligible)
-        winners = [i for i in eligible if strengths[i] == best]
-        share, odd = divmod(amount, len(winners))
-        for k, i in enumerate(winners):
-            won[i] += share + (1 if k < odd else 0)
+                highs[i] = showdown.high(hole, board)
+                lows[i] = showdown.low(hole, board) if showdown.low else None
+        best = max(highs[i] for i in eligible)
+        high_winners = [i for i in eligible if highs[i] == best]
+        qualified = [lows[i] for i in eligible if lows[i] is not None]
+        if not qualified:
+            _split(amount, high_winners, won)
+            continue
+        best_low = max(v for v in qualified if v is not None)
+        low_winners = [i for i in eligible if lows[i] == best_low]
+        low_half = amount // 2
+        _split(amount - low_half, high_winners, won)
+        _split(low_half, low_winners, won)
     if rake:
         top = max(range(n), key=lambda i: won[i])
         won[top] -= min(rake, won[top])

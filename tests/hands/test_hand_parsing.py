@@ -135,7 +135,7 @@ def test_missing_cards_and_other_variants_are_kept_but_partial() -> None:
     record = _decode(_hand(actions=unknown))
     assert record.partial == ("missing_showdown_cards",)
     assert hand_replay(record)["seats"][1]["cards"] is None
-    omaha = _decode(_hand(variant="PO", actions=["d dh p1 AcAdKcKd"]))
+    omaha = _decode(_hand(variant="F7S", actions=["d dh p1 AcAdKc"]))  # stud: carried, not replayed
     assert omaha.partial == ("variant_not_analysed",) and omaha.replay is None
     assert hand_replay(omaha)["streets"] == []
 

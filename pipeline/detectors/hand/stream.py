@@ -66,9 +66,14 @@ class HandStream:
         replay = record.replay
         if replay is None:
             return Admitted(record, None, {})
-        won = bounty_awards(
-            players=record.players, bounties=record.bounties, eliminated=record.eliminated, replay=replay
-        )
+        if record.bounties_won:
+            # What the history says was paid beats what we would derive (split and progressive KOs).
+            index = {p: i for i, p in enumerate(record.players)}
+            won = {index[p]: v for p, v in record.bounties_won.items() if v > 0}
+        else:
+            won = bounty_awards(
+                players=record.players, bounties=record.bounties, eliminated=record.eliminated, replay=replay
+            )
         features = hand_features(replay, seed=record.hand_id, starting_stacks=record.starting_stacks, bounty_won=won)
         self.pairs.expire(record.ts)
         touched = []
