@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from models.chat.overlap import shipped_training_texts
 from railbird.cli import main
+from railbird.settings import load_settings
 
 
 def _run(
@@ -70,8 +72,12 @@ def test_eval_chat_on_a_csv(
     code, out = _run(monkeypatch, capsys, argv)
     result = json.loads(out)
     assert code == 0
-    # "kurva anyád" is an authored training line: left out of the figures and counted.
-    assert result["n"] == 5 and result["positives"] == 2 and result["seen_in_training_dropped"] == 1
+    # Rows that are training text ("kurva anyád" is an authored line) are left out and counted;
+    # which ones depends on the training corpora, so the test asks the same check.
+    seen = shipped_training_texts(load_settings().datasets_dir)
+    dropped = sum(1 for t, _ in rows if t in seen)
+    assert dropped >= 1 and result["seen_in_training_dropped"] == dropped
+    assert result["n"] == 6 - dropped and result["positives"] == 3 - sum(1 for t, y in rows if t in seen and y != "ok")
     assert result["roc_auc"] == 1.0
     assert set(result["per_language"]) >= {"en", "hu"}
 
@@ -103,7 +109,8 @@ def test_eval_chat_reads_a_csv_with_a_byte_order_mark(
     path = tmp_path / "export.csv"
     body = "input_text,label\nyou are a fucking idiot,1\nnice hand,0\nfuck off loser,1\ngg wp,0\n"
     path.write_bytes(b"\xef\xbb\xbf" + body.encode("utf-8"))
-    code, out = _run(monkeypatch, capsys, ["eval", "chat", "--csv", str(path), "--text-col", "input_text"])
+    argv = ["eval", "chat", "--csv", str(path), "--text-col", "input_text", "--keep-seen"]
+    code, out = _run(monkeypatch, capsys, argv)
     assert code == 0
     result = json.loads(out)
     assert result["n"] == 4 and result["positives"] == 2
@@ -131,7 +138,10 @@ def test_eval_chat_drops_and_counts_rows_the_model_trained_on(
     path.write_text("text,label\n" + "".join(f"{t},{y}\n" for t, y in rows), encoding="utf-8")
     code, out = _run(monkeypatch, capsys, ["eval", "chat", "--csv", str(path)])
     result = json.loads(out)
-    assert code == 0 and result["n"] == 2 and result["seen_in_training_dropped"] == 2
+    seen = shipped_training_texts(tmp_path / "no-datasets")
+    dropped = sum(1 for t, _ in rows if t in seen)
+    assert dropped >= 1 and "ANJING  lu" in seen, "an authored training line with other case and spacing"
+    assert code == 0 and result["n"] == 4 - dropped and result["seen_in_training_dropped"] == dropped
     assert "davidson" in result["training_texts_checked"]["unavailable"]
     code, out = _run(monkeypatch, capsys, ["eval", "chat", "--csv", str(path), "--keep-seen"])
     assert code == 0 and json.loads(out)["n"] == 4
