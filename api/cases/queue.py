@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from sqlalchemy import ColumnElement, Select, and_, exists, func, not_, or_, select, tuple_
+from sqlalchemy import ColumnElement, Select, and_, exists, func, not_, or_, select, tuple_, union
 from sqlalchemy.orm import Session
 
 from api.cases.models import CLOSED_STATUSES, OPEN_STATUSES, QUEUE_RANK, Case, CaseAction, CaseTag
@@ -81,7 +81,9 @@ def _check(value: str | None, allowed: tuple[str, ...], name: str) -> None:
 def where(f: QueueFilter, *, now: datetime) -> list[ColumnElement[bool]]:
     """The WHERE conditions of a filter."""
     statuses = STATUS_GROUPS.get(f.status)
-    out: list[ColumnElement[bool]] = [Case.status.in_(statuses) if statuses else Case.status == f.status]
+    out: list[ColumnElement[bool]] = []
+    if f.status != "all":
+        out.append(Case.status.in_(statuses) if statuses else Case.status == f.status)
     if f.family:
         out.append(Case.family == f.family)
     if f.category:
@@ -119,8 +121,10 @@ def _all_automatic() -> ColumnElement[bool]:
 
 def _search(q: str) -> ColumnElement[bool]:
     """Player id (main subject or any named player), nickname, table, tournament, hand id, case id."""
+    # One IN over a UNION of index lookups: an OR of the three would make PostgreSQL scan every case.
     tagged = select(CaseTag.case_id).where(CaseTag.tag.in_(search_tags(q)))
-    return or_(Case.subject_id == q, Case.id == q, Case.id.in_(tagged))
+    hits = union(tagged, select(Case.id).where(Case.subject_id == q), select(Case.id).where(Case.id == q))
+    return Case.id.in_(hits)
 
 
 @dataclass(frozen=True, slots=True)
