@@ -173,3 +173,15 @@ def test_saved_views_are_per_user_and_validated(client, seeded, users):
         assert r.status_code == 422, (bad, r.text)
     assert client.delete(f"/v1/saved-views/{view_id}", headers=h).status_code == 204
     assert client.get("/v1/saved-views", headers=h).json() == []
+
+
+def test_migration_0005_backfills_tags_from_stored_findings(client, seeded, engine):
+    from alembic import command
+
+    from api.db import alembic_config, migrate
+
+    assert _subjects(client, seeded, q="Bobby", status="all") == ["p-bob"]
+    command.downgrade(alembic_config(engine), "0004")  # drops case_tags and saved_views
+    migrate(engine)  # 0005 again: the tags come back from findings.document
+    assert _subjects(client, seeded, q="Bobby", status="all") == ["p-bob"]
+    assert _subjects(client, seeded, family="chat", language="vi") == ["p-vi"]
