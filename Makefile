@@ -15,14 +15,24 @@ $(STAMP): pyproject.toml setup.py models/chat/_ngram.c models/chat/_tokens.c
 
 setup: $(STAMP)
 
-# Debian's chromium for the console's browser tests; never a browser download by a test tool.
-browser:
+AXE_VERSION := 4.14.1
+AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
+
+# Debian's chromium for the console's browser tests (never a browser download by a test tool), and
+# axe-core from the npm registry for their accessibility checks.
+browser: $(AXE)
 	@if ! command -v chromium >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
 	      || echo "warning: could not install Debian chromium; browser tests will be skipped"; \
 	  else echo "note: chromium missing and not root; browser tests will be skipped"; fi; \
 	fi
+
+$(AXE):
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --silent --no-audit --no-fund --prefix $(VENV)/axe axe-core@$(AXE_VERSION) >/dev/null \
+	    || echo "warning: could not install axe-core; accessibility checks will be skipped"; \
+	else echo "note: npm missing; accessibility checks will be skipped"; fi
 
 demo: $(STAMP)
 	$(BIN)/railbird demo

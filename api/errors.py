@@ -6,10 +6,12 @@ import html
 import logging
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,7 @@ class ForbiddenError(ServiceError):
 def install_error_handlers(app: FastAPI) -> None:
     """Register the mappings on `app`."""
     app.add_exception_handler(ServiceError, _service_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
     app.add_exception_handler(OperationalError, _unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(PoolTimeoutError, _unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(IntegrityError, _integrity)  # type: ignore[arg-type]
@@ -74,15 +77,33 @@ async def _validation(_request: Request, exc: RequestValidationError) -> JSONRes
 
 
 async def _service_error(request: Request, exc: ServiceError) -> Response:
-    if request.url.path.startswith("/console/"):
-        # People in the console get a page, not JSON; the message is escaped like all text.
-        body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{exc.status_code}</title>'
-                f'<link rel="stylesheet" href="/console/static/console.css"></head><body><main>'
-                f'<p class="error">{html.escape(exc.message)}</p><p><a href="/console/">Back to the queue</a></p>'
-                f"</main></body></html>")
-        return HTMLResponse(body, status_code=exc.status_code)
+    if _is_console(request):
+        return console_error_page(exc.status_code, exc.message)
     headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
     return JSONResponse({"detail": exc.message}, status_code=exc.status_code, headers=headers)
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    if _is_console(request):
+        message = "No such console page." if exc.status_code == 404 else str(exc.detail)
+        return console_error_page(exc.status_code, message)
+    return await http_exception_handler(request, exc)
+
+
+def _is_console(request: Request) -> bool:
+    return request.url.path == "/console" or request.url.path.startswith("/console/")
+
+
+def console_error_page(status: int, message: str) -> HTMLResponse:
+    """People in the console get a page with its navigation, not JSON; the message is escaped."""
+    nav = "".join(f'<a href="{href}">{label}</a> ' for href, label in (
+        ("/console/", "Queue"), ("/console/appeals", "Appeals &amp; second review"),
+        ("/console/dashboard", "Detectors"), ("/console/login", "Log in")))
+    body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{status} · Railbird review</title>'
+            f'<link rel="stylesheet" href="/console/static/console.css"></head><body>'
+            f'<header class="top"><a class="brand" href="/console/">Railbird</a><nav>{nav}</nav></header><main>'
+            f'<h1>{status}</h1><p class="error" role="alert">{html.escape(message)}</p></main></body></html>')
+    return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:

@@ -116,6 +116,29 @@ def _entries(session: Session, batch: int) -> Iterator[AuditEntry]:
         last = rows[-1].seq
 
 
-def list_entries(session: Session, *, limit: int, offset: int) -> list[AuditEntry]:
-    """Newest first."""
-    return list(session.scalars(select(AuditEntry).order_by(AuditEntry.seq.desc()).limit(limit).offset(offset)))
+@dataclass(frozen=True, slots=True)
+class AuditFilter:
+    """What an auditor narrows the log to; every field optional, all given ones must match."""
+
+    actor: str | None = None
+    action: str | None = None
+    """An action (`decision.dismiss`) or its family with a trailing dot (`decision.`)."""
+    entity_type: str | None = None
+    entity_id: str | None = None
+
+
+def list_entries(session: Session, *, limit: int, offset: int, where: AuditFilter | None = None) -> list[AuditEntry]:
+    """Newest first, narrowed by `where`."""
+    stmt = select(AuditEntry)
+    f = where or AuditFilter()
+    if f.actor:
+        stmt = stmt.where(AuditEntry.actor == f.actor)
+    if f.action and f.action.endswith("."):
+        stmt = stmt.where(AuditEntry.action.startswith(f.action, autoescape=True))
+    elif f.action:
+        stmt = stmt.where(AuditEntry.action == f.action)
+    if f.entity_type:
+        stmt = stmt.where(AuditEntry.entity_type == f.entity_type)
+    if f.entity_id:
+        stmt = stmt.where(AuditEntry.entity_id == f.entity_id)
+    return list(session.scalars(stmt.order_by(AuditEntry.seq.desc()).limit(limit).offset(offset)))

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from api.audit import service
 from api.db import SessionDep
-from api.pagination import Limit, Offset
+from api.pagination import Filter, Limit, Offset
 from api.schemas import Public
 
 
@@ -41,9 +41,12 @@ def router() -> APIRouter:
     r = APIRouter(prefix="/audit", tags=["audit"])
 
     @r.get("", response_model=list[AuditEntryPublic])
-    def entries(session: SessionDep, limit: Limit = 50, offset: Offset = 0) -> list[AuditEntryPublic]:
-        """Audit entries, newest first."""
-        return [AuditEntryPublic.model_validate(e) for e in service.list_entries(session, limit=limit, offset=offset)]
+    def entries(session: SessionDep, limit: Limit = 50, offset: Offset = 0, actor: Filter = None,
+                action: Filter = None, entity_type: Filter = None, entity_id: Filter = None) -> list[AuditEntryPublic]:
+        """Audit entries, newest first; `action` ending in '.' matches the family (`decision.`)."""
+        where = service.AuditFilter(actor=actor, action=action, entity_type=entity_type, entity_id=entity_id)
+        rows = service.list_entries(session, limit=limit, offset=offset, where=where)
+        return [AuditEntryPublic.model_validate(e) for e in rows]
 
     @r.get("/verify", response_model=ChainStatus)
     def verify(session: SessionDep) -> ChainStatus:

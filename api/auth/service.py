@@ -95,8 +95,15 @@ def login(session: Session, *, username: str, password: str, ttl: timedelta, now
     """Check the password and issue a session token; one message for every failure (no user probing)."""
     user = user_by_name(session, username)
     if user is None or not user.active or user.role == "service" or not verify_password(password, user.password_hash):
+        # Failed attempts are audited too (who tried which name, and when): a burst against one
+        # account is what a security analyst looks for. The entry commits on its own.
+        audit.append(session, actor=username[:64] or "-", action="auth.login_failed", entity_type="user",
+                     entity_id=user.id if user is not None else "-", payload={}, now=now)
+        session.commit()
         raise UnauthorizedError("wrong username or password")
-    raw, _ = issue_token(session, user=user, kind="session", label="login", ttl=ttl, now=now)
+    raw, token = issue_token(session, user=user, kind="session", label="login", ttl=ttl, now=now)
+    audit.append(session, actor=user.username, action="auth.login", entity_type="user", entity_id=user.id,
+                 payload={"token_id": token.id, "expires_at": (now + ttl).isoformat()}, now=now)
     session.commit()
     return raw, user
 

@@ -6,14 +6,16 @@ import hashlib
 import hmac
 from dataclasses import dataclass, field
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import RedirectResponse
 
 from api.auth import service as auth
 from api.auth.roles import Permission, allowed
+from api.console.flash import FLASH_COOKIE, Flash, decode, flash_key
 from api.db import SessionDep
-from api.deps import NowDep, compile_table, permission_for
+from api.deps import ConfigDep, NowDep, compile_table, permission_for
 from api.errors import ForbiddenError, UnauthorizedError
 from api.privacy.policy import REDACTED, may_read_chat
 
@@ -43,6 +45,7 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("GET", "/console/appeals"): "view",
     ("GET", "/console/dashboard"): "view",
     ("GET", "/console/admin/policy"): "admin",
+    ("GET", "/console/audit"): "admin",
     ("POST", "/console/admin/policy"): "admin",
 }
 """Console pages and forms -> permission (same roles as the API); anything unlisted is refused."""
@@ -66,6 +69,10 @@ class ConsoleContext:
     principal: auth.Principal | None
     form: dict[str, str] = field(default_factory=dict)
     csrf: str = ""
+    flash: Flash | None = None
+    """The notice the previous form left for this page (signed for this session), shown once."""
+    flash_key: bytes = b""
+    secure_cookies: bool = False
 
     @property
     def user(self) -> auth.Principal:
@@ -88,7 +95,7 @@ class ConsoleContext:
         return str(value) if self.reads_chat else REDACTED
 
 
-async def console_guard(request: Request, session: SessionDep, now: NowDep) -> ConsoleContext:
+async def console_guard(request: Request, session: SessionDep, now: NowDep, config: ConfigDep) -> ConsoleContext:
     """Resolve the session cookie, check CSRF on every POST and the permission table."""
     _, permission = permission_for(request.method, request.url.path, _TABLE)
     if permission is None:
@@ -105,8 +112,10 @@ async def console_guard(request: Request, session: SessionDep, now: NowDep) -> C
             principal = None
     if principal is not None and principal.role == "service":
         principal = None
+    key = flash_key(raw) if principal is not None else b""
+    notice = decode(request.cookies.get(FLASH_COOKIE, ""), key=key) if key else None
     if permission == "public":
-        return ConsoleContext(principal, form, csrf_for(raw) if principal else "")
+        return ConsoleContext(principal, form, csrf_for(raw) if principal else "", notice, key, config.secure_cookies)
     if principal is None:
         raise LoginRequiredError
     expected = csrf_for(raw)
@@ -114,16 +123,28 @@ async def console_guard(request: Request, session: SessionDep, now: NowDep) -> C
         raise ForbiddenError("CSRF token missing or wrong; reload the page and try again")
     if not allowed(permission, principal.role):
         raise ForbiddenError(f"role {principal.role!r} may not use this page")
-    return ConsoleContext(principal, form, expected)
+    return ConsoleContext(principal, form, expected, notice, key, config.secure_cookies)
 
 
 ConsoleDep = Annotated[ConsoleContext, Depends(console_guard)]
 
 
 def install_login_redirect(app: FastAPI) -> None:
-    """Unauthenticated console requests go to the login page."""
+    """Unauthenticated console requests go to the login page, which brings a GET back where it was."""
 
-    async def to_login(_request: Request, _exc: Exception) -> RedirectResponse:
-        return RedirectResponse(f"{PREFIX}/login", status_code=303)
+    async def to_login(request: Request, _exc: Exception) -> RedirectResponse:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        wanted = request.method == "GET" and target != f"{PREFIX}/" and safe_next(target)
+        back = f"?next={quote(target, safe='')}" if wanted else ""
+        return RedirectResponse(f"{PREFIX}/login{back}", status_code=303)
 
     app.add_exception_handler(LoginRequiredError, to_login)
+
+
+def safe_next(target: str) -> str | None:
+    """`target` if it is a console page of this server (never another host, scheme or the login page)."""
+    if len(target) > 1000 or not target.startswith(f"{PREFIX}/") or target.startswith("//"):
+        return None
+    if "\\" in target or any(ord(c) < 0x21 for c in target) or target.startswith(f"{PREFIX}/login"):
+        return None
+    return target

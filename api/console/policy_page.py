@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 
+from api.console.flash import Flash, redirect_with
 from api.console.guard import PREFIX, ConsoleDep
 from api.db import SessionDep
 from api.deps import NowDep
@@ -25,9 +25,9 @@ def install(r: APIRouter, page: PageFn) -> None:
     """Add GET/POST /console/admin/policy to the console router."""
 
     @r.get("/admin/policy")
-    def policy_page(request: Request, ctx: ConsoleDep, session: SessionDep, msg: str = "") -> HTMLResponse:
+    def policy_page(request: Request, ctx: ConsoleDep, session: SessionDep) -> HTMLResponse:
         policy = service.active(session, default_version=default_version(request))
-        return page("policy.html", ctx, p=admin_view(policy, request.app.state.chat_model_path), msg=msg[:300])
+        return page("policy.html", ctx, p=admin_view(policy, request.app.state.chat_model_path))
 
     @r.post("/admin/policy")
     def change_policy(request: Request, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -42,13 +42,15 @@ def install(r: APIRouter, page: PageFn) -> None:
             _, changed = service.change(session, change=change, expected_revision=body.expected_revision,
                                         reason=body.reason, actor=ctx.user.username,
                                         default_version=default_version(request), now=now)
-            message = "Policy changed; consumers pick it up within their refresh interval." if changed \
-                else "Nothing changed."
+            notice = Flash("ok", "Policy changed; consumers pick it up within their refresh interval." if changed
+                           else "Nothing changed.")
         except ServiceError as exc:
-            message = exc.message
+            notice = Flash("error", exc.message)
         except ValidationError as exc:
-            message = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
-        return RedirectResponse(f"{PREFIX}/admin/policy?msg={quote(message[:300])}", status_code=303)
+            notice = Flash("error", "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                                              for e in exc.errors(include_url=False)))
+        return redirect_with(f"{PREFIX}/admin/policy", notice, key=ctx.flash_key, secure=ctx.secure_cookies,
+                             path=PREFIX)
 
 
 def form_to_update(form: dict[str, str]) -> dict[str, Any]:

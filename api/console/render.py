@@ -6,9 +6,10 @@ evidence text can never inject markup.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 STATE_COLOURS = {"seated": "#2e7d32", "sitting_out": "#f9a825", "disconnected": "#c62828", "away": "#6d4c41"}
 
@@ -116,3 +117,72 @@ def _ts(value: Any) -> datetime | None:
         return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
     except ValueError:
         return None
+
+
+FINDING_GROUPS_SHOWN = 50
+"""Groups of findings the case page lists; the rest are counted (a case can hold thousands)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FindingGroup:
+    """Findings of one detector with one summary, collapsed to one row of the case page."""
+
+    detector: str
+    summary: str
+    count: int
+    max_score: float
+    first: datetime
+    last: datetime
+
+
+class FindingLike(Protocol):
+    """What collapsing reads of a stored finding."""
+
+    @property
+    def detector(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def ts(self) -> datetime: ...
+
+
+def collapse_findings(findings: Sequence[FindingLike]) -> list[FindingGroup]:
+    """Repeated findings as one row each (same detector and summary), newest group first.
+
+    A player who repeats one insult 300 times made one kind of finding, not 300 rows to scroll past
+    before the decision form; the count and the time range keep what the repetition says.
+    """
+    groups: dict[tuple[str, str], list[FindingLike]] = {}
+    for f in findings:
+        groups.setdefault((f.detector, f.summary), []).append(f)
+    out = [FindingGroup(detector=d, summary=s, count=len(rows), max_score=max(r.score for r in rows),
+                        first=min(r.ts for r in rows), last=max(r.ts for r in rows))
+           for (d, s), rows in groups.items()]
+    return sorted(out, key=lambda g: g.last, reverse=True)
+
+
+def human(value: Any) -> str:
+    """A number as an analyst reads it: 1,086 not 1086.0, 0.123 not 0.12345678, p = 1.8e-05 as
+    "1.8 × 10^-5", a clock-style duration "12:00:00" as "12 h"; anything else as text."""
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else ("yes" if value else "no")
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return str(value)
+        if value.is_integer() and abs(value) < 1e15:
+            return f"{int(value):,}"
+        if 0 < abs(value) < 0.001:
+            mantissa, exponent = f"{value:.1e}".split("e")
+            return f"{mantissa} × 10^{int(exponent)}"
+        return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    text = str(value)
+    parts = text.split(":")
+    if len(parts) == 3 and all(p.isdigit() for p in parts):
+        hours, minutes, seconds = (int(p) for p in parts)
+        pieces = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else "", f"{seconds} s" if seconds else ""]
+        return " ".join(p for p in pieces if p) or "0 s"
+    return text

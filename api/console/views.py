@@ -22,8 +22,17 @@ from api.auth import service as auth
 from api.cases import service as cases
 from api.cases.models import Case
 from api.cases.schemas import TakeOverRequest
-from api.console import policy_page, render
-from api.console.guard import LOGIN_CSRF_COOKIE, PREFIX, SESSION_COOKIE, ConsoleDep, install_login_redirect
+from api.console import audit_page, flash, policy_page, render
+from api.console.flash import Flash
+from api.console.guard import (
+    LOGIN_CSRF_COOKIE,
+    PREFIX,
+    SESSION_COOKIE,
+    ConsoleContext,
+    ConsoleDep,
+    install_login_redirect,
+    safe_next,
+)
 from api.console.player_page import install as install_player_page
 from api.console.queue_page import install as install_queue_page
 from api.console.queue_page import player_url
@@ -44,6 +53,8 @@ from api.stats import service as stats
 HERE = Path(__file__).resolve().parent
 FAMILIES = ("chat", "snapcam", "nickname", "seat", "hand")
 STATUSES = ("open", "escalated", "on_hold", "confirmed", "appealed", "actioned", "dismissed")
+MESSAGES_SHOWN = 200
+"""Newest chat messages a case page shows (the API's evidence endpoint has them all)."""
 
 
 def _templates() -> jinja2.Environment:
@@ -65,14 +76,17 @@ def router() -> APIRouter:
     env = _templates()
     r = APIRouter(prefix=PREFIX, default_response_class=HTMLResponse)
 
-    def page(name: str, ctx: Any, code: int = 200, **data: Any) -> HTMLResponse:
+    def page(name: str, ctx: ConsoleContext, code: int = 200, **data: Any) -> HTMLResponse:
         html = env.get_template(name).render(ctx=ctx, **data)
-        return HTMLResponse(html, status_code=code, headers={"Cache-Control": "no-store"})
+        resp = HTMLResponse(html, status_code=code, headers={"Cache-Control": "no-store"})
+        if ctx.flash is not None:
+            flash.consumed(resp, path=PREFIX)
+        return resp
 
     @r.get("/login")
-    def login_form(ctx: ConsoleDep, config: ConfigDep) -> HTMLResponse:
+    def login_form(ctx: ConsoleDep, config: ConfigDep, next: str = "") -> HTMLResponse:
         nonce = secrets.token_urlsafe(24)
-        resp = page("login.html", ctx, login_csrf=nonce, error="")
+        resp = page("login.html", ctx, login_csrf=nonce, error="", next=safe_next(next) or "")
         resp.set_cookie(LOGIN_CSRF_COOKIE, nonce, httponly=True, samesite="strict", path=PREFIX,
                         secure=config.secure_cookies, max_age=3600)
         return resp
@@ -80,14 +94,15 @@ def router() -> APIRouter:
     @r.post("/login")
     def login(request: Request, ctx: ConsoleDep, session: SessionDep, config: ConfigDep, now: NowDep) -> Response:
         nonce = request.cookies.get(LOGIN_CSRF_COOKIE, "")
+        target = safe_next(ctx.form.get("next", "")) or ""
         if not nonce or not secrets.compare_digest(nonce, ctx.form.get("csrf", "")):
-            return page("login.html", ctx, 403, login_csrf=nonce, error="Form expired; reload the page.")
+            return page("login.html", ctx, 403, login_csrf=nonce, error="Form expired; reload the page.", next=target)
         try:
             raw, _ = auth.login(session, username=ctx.form.get("username", "")[:64],
-                                password=ctx.form.get("password", "")[:256], ttl=config.session_ttl, now=now)
+                                   password=ctx.form.get("password", "")[:256], ttl=config.session_ttl, now=now)
         except UnauthorizedError as exc:
-            return page("login.html", ctx, 401, login_csrf=nonce, error=exc.message)
-        resp = RedirectResponse(f"{PREFIX}/", status_code=303)
+            return page("login.html", ctx, 401, login_csrf=nonce, error=exc.message, next=target)
+        resp = RedirectResponse(target or f"{PREFIX}/", status_code=303)
         resp.set_cookie(SESSION_COOKIE, raw, httponly=True, samesite="strict", path=PREFIX,
                         secure=config.secure_cookies, max_age=int(config.session_ttl.total_seconds()))
         resp.delete_cookie(LOGIN_CSRF_COOKIE, path=PREFIX)
@@ -101,7 +116,7 @@ def router() -> APIRouter:
         return resp
 
     @r.get("/cases/{case_id}")
-    def case_page(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep, msg: str = "") -> HTMLResponse:
+    def case_page(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> HTMLResponse:
         try:
             b = cases.bundle(session, case_id=case_id)
         except ServiceError as exc:
@@ -110,34 +125,37 @@ def router() -> APIRouter:
         ev = merge(b.findings)
         ev = ev if ctx.reads_chat else redact(ev)
         # Everyone the case's findings name (pairs, groups, victims), subject first, at most four.
-        named = list(dict.fromkeys([b.case.subject_id, *(p for f in b.findings for p in f.players or [])]))[:4]
-        histories = [players.history(session, player_id=p, limit=20) for p in named]
+        everyone = list(dict.fromkeys([b.case.subject_id, *(p for f in b.findings for p in f.players or [])]))
+        histories = [players.history(session, player_id=p, limit=20) for p in everyone[:4]]
         events = outbox.for_sanctions(session, sanction_ids=[s.id for s in b.sanctions])
         ids = {d.user_id for d in b.decisions} | ({b.case.assignee_id} if b.case.assignee_id else set())
         names = auth.usernames(session, user_ids=ids)
         return page(
-            "case.html", ctx, b=b, ev=ev, now=now, msg=msg[:300], rule_text=cite(b.case.rule),
+            "case.html", ctx, b=b, ev=ev, now=now, rule_text=cite(b.case.rule),
             messages=[(m, render.segments(str(m.get("text", "")), m.get("spans") if ctx.reads_chat else None))
-                      for m in ev["messages"]],
+                      for m in ev["messages"][-MESSAGES_SHOWN:]],
+            messages_hidden=max(0, len(ev["messages"]) - MESSAGES_SHOWN), human=render.human,
             timeline=render.timeline_chart(ev["timeline"]), histories=histories, events=events, age=_age, names=names,
             claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
             claimed_by_other=_claimed_by_other(b.case, ctx.user.user_id, now),
+            groups=render.collapse_findings(b.findings), groups_shown=render.FINDING_GROUPS_SHOWN,
+            follow_ups=cases.follow_ups(session, case=b.case), everyone=everyone,
         )
 
-    def act(case_id: str, fn: Callable[[], object], done: str) -> RedirectResponse:
+    def act(case_id: str, fn: Callable[[], object], done: str, ctx: ConsoleContext) -> RedirectResponse:
         try:
             fn()
-            message = done
+            notice = Flash("ok", done)
         except ServiceError as exc:
-            message = exc.message
+            notice = Flash("error", exc.message)
         except ValidationError as exc:
-            message = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
-        return RedirectResponse(f"{PREFIX}/cases/{quote(case_id, safe='')}?msg={quote(message[:300])}", status_code=303)
+            notice = Flash("error", validation_text(exc))
+        return back(ctx, f"{PREFIX}/cases/{quote(case_id, safe='')}", notice)
 
     @r.post("/cases/{case_id}/claim")
     def claim(case_id: str, ctx: ConsoleDep, session: SessionDep, config: ConfigDep, now: NowDep) -> Response:
         return act(case_id, lambda: cases.claim(session, case_id=case_id, principal=ctx.user, ttl=config.claim_ttl,
-                                                now=now), "Claimed.")
+                                                now=now), "Claimed.", ctx)
 
     @r.post("/cases/{case_id}/take-over")
     def take_over(case_id: str, ctx: ConsoleDep, session: SessionDep, config: ConfigDep, now: NowDep) -> Response:
@@ -145,11 +163,11 @@ def router() -> APIRouter:
             body = TakeOverRequest(reason=ctx.form.get("reason", ""))
             cases.take_over(session, case_id=case_id, principal=ctx.user, reason=body.reason, ttl=config.claim_ttl,
                             now=now)
-        return act(case_id, run, "Taken over.")
+        return act(case_id, run, "Taken over.", ctx)
 
     @r.post("/cases/{case_id}/release")
     def release(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
-        return act(case_id, lambda: cases.release(session, case_id=case_id, principal=ctx.user, now=now), "Released.")
+        return act(case_id, lambda: cases.release(session, case_id=case_id, principal=ctx.user, now=now), "Released.", ctx)
 
     @r.post("/cases/{case_id}/decide")
     def decide(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -158,7 +176,7 @@ def router() -> APIRouter:
                                   apply=ctx.form.get("apply") == "on")
             decisions.decide(session, case_id=case_id, kind=body.kind, reason=body.reason, apply=body.apply,
                              principal=ctx.user, now=now)
-        return act(case_id, run, "Decision recorded.")
+        return act(case_id, run, "Decision recorded.", ctx)
 
     @r.post("/cases/{case_id}/sanction")
     def sanction(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -170,19 +188,20 @@ def router() -> APIRouter:
             body = SanctionApply(
                 kind=ctx.form["kind"], scope=ctx.form.get("scope") or None,  # type: ignore[arg-type]
                 scope_value=ctx.form.get("scope_value") or None, reason=ctx.form.get("reason") or None,
+                player_id=ctx.form.get("player_id") or None,
                 expires_at=now + timedelta(hours=float(hours)) if hours.replace(".", "", 1).isdigit() else None,
             )
             decisions.apply_custom(session, case_id=case_id, kind=body.kind or "", scope=body.scope or "",
                                    scope_value=body.scope_value, expires_at=body.expires_at,
-                                   reason=body.reason or "", principal=ctx.user, now=now)
-        return act(case_id, run, "Sanction applied.")
+                                   reason=body.reason or "", principal=ctx.user, now=now, player_id=body.player_id)
+        return act(case_id, run, "Sanction applied.", ctx)
 
     @r.post("/cases/{case_id}/appeal")
     def appeal(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
         def run() -> None:
             body = AppealCreate(statement=ctx.form.get("statement", ""))
             appeals.open_appeal(session, case_id=case_id, statement=body.statement, principal=ctx.user, now=now)
-        return act(case_id, run, "Appeal opened; the case is back in review.")
+        return act(case_id, run, "Appeal opened; the case is back in review.", ctx)
 
     @r.post("/sanctions/{sanction_id}/revoke")
     def revoke(sanction_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -191,7 +210,7 @@ def router() -> APIRouter:
         def run() -> None:
             body = RevokeRequest(reason=ctx.form.get("reason", ""))
             sanctions.revoke(session, sanction_id=sanction_id, reason=body.reason, actor=ctx.user.username, now=now)
-        return act(case_id, run, "Sanction revoked.")
+        return act(case_id, run, "Sanction revoked.", ctx)
 
     @r.post("/sanctions/{sanction_id}/second-review")
     def second_review(sanction_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -201,7 +220,7 @@ def router() -> APIRouter:
             body = SecondReviewRequest(approve=ctx.form.get("approve") == "yes", reason=ctx.form.get("reason", ""))
             sanctions.second_review(session, sanction_id=sanction_id, approve=body.approve, reason=body.reason,
                                     actor=ctx.user.username, now=now)
-        return act(case_id, run, "Second review recorded.")
+        return act(case_id, run, "Second review recorded.", ctx)
 
     @r.post("/appeals/{appeal_id}/resolve")
     def resolve(appeal_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -211,16 +230,16 @@ def router() -> APIRouter:
                                    principal=ctx.user, now=now).case_id
         try:
             case_id = run()
-            return RedirectResponse(f"{PREFIX}/cases/{quote(case_id, safe='')}?msg=Appeal+resolved.", status_code=303)
+            return back(ctx, f"{PREFIX}/cases/{quote(case_id, safe='')}", Flash("ok", "Appeal resolved."))
         except (ServiceError, ValidationError) as exc:
             text = exc.message if isinstance(exc, ServiceError) else "outcome and reason are required"
-            return RedirectResponse(f"{PREFIX}/appeals?msg={quote(text)}", status_code=303)
+            return back(ctx, f"{PREFIX}/appeals", Flash("error", text))
 
     @r.get("/appeals")
-    def appeals_page(ctx: ConsoleDep, session: SessionDep, msg: str = "") -> HTMLResponse:
+    def appeals_page(ctx: ConsoleDep, session: SessionDep) -> HTMLResponse:
         return page("appeals.html", ctx, appeals=appeals.search(session, status=None, limit=100, offset=0),
                     held=sanctions.search(session, player_id=None, case_id=None, status="pending_review",
-                                          limit=100, offset=0), msg=msg[:300])
+                                          limit=100, offset=0))
 
     @r.get("/dashboard")
     def dashboard(ctx: ConsoleDep, session: SessionDep) -> HTMLResponse:
@@ -230,9 +249,20 @@ def router() -> APIRouter:
         return page("dashboard.html", ctx, rows=rows, volume=volume, rate=rate, summary=stats.summary(session))
 
     policy_page.install(r, page)
+    audit_page.install(r, page)
     install_queue_page(r, page)
     install_player_page(r, page)
     return r
+
+
+def back(ctx: ConsoleContext, url: str, notice: Flash) -> RedirectResponse:
+    """The 303 after a console form, with its outcome as a one-shot signed notice."""
+    return flash.redirect_with(url, notice, key=ctx.flash_key, secure=ctx.secure_cookies, path=PREFIX)
+
+
+def validation_text(exc: ValidationError) -> str:
+    """A form's validation errors in one line."""
+    return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
 
 
 def _case_of(session: Session, sanction_id: str) -> str:

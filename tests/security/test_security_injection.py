@@ -84,7 +84,13 @@ def _run(client: TestClient, db: Engine, login_as) -> None:
     assert set(statuses) <= {200, 401, 404, 405, 409, 422}, sorted(set(statuses))  # 405: a "/" in the id
     assert statuses.count(200) > len(SQL_INJECTION) * 8, "the filters really ran (authorised)"
     after = _snapshot(db)
+    # Each failed login is audited (two per payload); nothing else may change.
+    added_audit = after["counts"].pop("audit_log") - before["counts"].pop("audit_log")
     assert after == before, "no table dropped, no row added or deleted by any injection"
+    assert added_audit == 2 * len(SQL_INJECTION)
+    with db.connect() as conn:
+        tried = {row[0] for row in conn.execute(text("SELECT actor FROM audit_log WHERE action = 'auth.login_failed'"))}
+    assert {p[:64] or "-" for p in SQL_INJECTION} | {"ana"} == tried  # stored literally
 
     # Data is data: the injected text comes back byte for byte, filters match nothing.
     for i, payload in enumerate(SQL_INJECTION):

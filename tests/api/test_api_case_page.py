@@ -1,0 +1,81 @@
+"""Bounded case pages: a decided case stops growing, repeats collapse, headlines and numbers read well."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from api_factories import batch, chat_finding
+from api_support import SERVICE_TOKEN, login_console
+
+from api.console.render import collapse_findings, human
+
+SVC = {"Authorization": f"Bearer {SERVICE_TOKEN}"}
+
+
+def _ingest(client, *findings) -> list[str]:
+    r = client.post("/v1/findings/batch", json=batch(*findings), headers=SVC)
+    assert r.status_code == 200, r.text
+    return r.json()["case_ids"]
+
+
+def test_findings_after_confirm_open_a_linked_follow_up_case(client, users, clock):
+    [case_id] = _ingest(client, chat_finding(1), chat_finding(2))
+    ann = users.headers("analyst", "ann")
+    client.post(f"/v1/cases/{case_id}/claim", headers=ann)
+    client.post(f"/v1/cases/{case_id}/decisions", json={"kind": "confirm", "reason": "clear"}, headers=ann)
+    clock.advance(minutes=5)
+    [later] = _ingest(client, chat_finding(3), chat_finding(4))
+    assert later != case_id
+    decided = client.get(f"/v1/cases/{case_id}", headers=ann).json()
+    assert decided["case"]["finding_count"] == 2 and len(decided["findings"]) == 2
+    assert client.get(f"/v1/cases/{later}", headers=ann).json()["case"]["finding_count"] == 2
+    login_console(client, users, "analyst", "ann2")
+    html = client.get(f"/console/cases/{case_id}").text
+    assert f'href="/console/cases/{later}"' in html and "follow-up case" in html
+    # the pending proposals of the decided case are still the moderator's to apply
+    mod = users.headers("moderator", "mo")
+    client.post(f"/v1/cases/{case_id}/claim", headers=mod)
+    assert client.post(f"/v1/cases/{case_id}/sanctions", json={}, headers=mod).status_code == 200
+
+
+def test_open_and_held_cases_still_absorb_findings(client, users):
+    [case_id] = _ingest(client, chat_finding(1))
+    ann = users.headers("analyst", "ann")
+    client.post(f"/v1/cases/{case_id}/claim", headers=ann)
+    client.post(f"/v1/cases/{case_id}/decisions", json={"kind": "hold", "reason": "wait for more"}, headers=ann)
+    assert _ingest(client, chat_finding(2)) == [case_id]
+
+
+def test_headline_follows_the_newest_finding(client, users):
+    [case_id] = _ingest(client, chat_finding(1, text="first line"))
+    _ingest(client, chat_finding(2, text="second line"))
+    case = client.get(f"/v1/cases/{case_id}", headers=users.headers("analyst")).json()["case"]
+    assert case["summary"] == "insult: second line"
+
+
+def test_repeated_findings_collapse_on_the_page(client, users):
+    findings = [chat_finding(n, text="same insult") for n in range(30)] + [chat_finding(99, text="another")]
+    [case_id] = _ingest(client, *findings)
+    login_console(client, users, "analyst", "ann")
+    html = client.get(f"/console/cases/{case_id}").text
+    assert "Findings (31 in 2 kinds)" in html and "30× since" in html
+    assert html.index('id="claim"') < html.index("<h2>Findings")  # the actions come before the evidence
+
+
+def test_collapse_groups_by_detector_and_summary_newest_first():
+    class F:
+        def __init__(self, detector: str, summary: str, score: float, minute: int) -> None:
+            self.detector, self.summary, self.score = detector, summary, score
+            self.ts = datetime(2026, 3, 1) + timedelta(minutes=minute)
+
+    groups = collapse_findings([F("a", "x", 0.5, 1), F("a", "x", 0.9, 3), F("b", "x", 0.7, 2)])
+    assert [(g.detector, g.count, g.max_score) for g in groups] == [("a", 2, 0.9), ("b", 1, 0.7)]
+    assert groups[0].first == datetime(2026, 3, 1, 0, 1) and groups[0].last == datetime(2026, 3, 1, 0, 3)
+
+
+def test_numbers_read_as_an_analyst_reads_them():
+    assert human(1.8320176834363596e-05) == "1.8 × 10^-5"
+    assert human(1086.0) == "1,086" and human(1086) == "1,086"
+    assert human(0.123456) == "0.123" and human(12345.67) == "12,346"
+    assert human("12:00:00") == "12 h" and human("0:30:05") == "30 min 5 s"
+    assert human(None) == "—" and human(True) == "yes" and human("plain") == "plain"
