@@ -4,9 +4,10 @@ consumers; then every effect is counted against the offline oracle (`pipeline.re
 traffic's event time runs 150x faster than the wall clock while it is produced, so the consumers'
 chat reorder lateness is scaled by the same factor (`tests.faults.traffic.reorder_lateness_s`).
 
-Writes bench/results/faults.json.
+Writes bench/results/faults.json (faults-librdkafka.json with `--client librdkafka`).
 
     .venv/bin/python -m bench.faults [--events 100000] [--kills 10] [--rate 1500] [--seed 7]
+                                     [--client librdkafka]
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from tests.faults.traffic import chat_traffic, oracle, reorder_lateness_s, water
 RESULTS = Path(__file__).resolve().parent / "results" / "faults.json"
 
 
-def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path) -> dict[str, object]:
+def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path, client: str = "kafka-python") -> dict[str, object]:
     """One run; the figures (raises AssertionError if an effect was lost or duplicated)."""
     lateness = reorder_lateness_s(rate)
     records = chat_traffic(events, seed=seed)
@@ -46,6 +47,7 @@ def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path) -> di
     with EmbeddedBroker(port=free_port(), log_path=workdir / "logs" / "broker.log") as broker:
         rig = make_rig(workdir, broker)
         rig.chat_lateness_s = lateness
+        rig.client = client
         try:
             rig.start_api()
             slots = [rig.start_consumer(), rig.start_consumer()]
@@ -74,7 +76,7 @@ def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path) -> di
     figures = acc.figures()
     duplicated = sum(n - 1 for n in acc.enforcement_ids.values()) + figures["dead_letter_records"] - figures["dead_letters"]
     return {
-        "bench": "faults", "events": events, "watermark_tail_events": len(tail), "kills": rig.kills,
+        "bench": "faults", "client": client, "events": events, "watermark_tail_events": len(tail), "kills": rig.kills,
         "consumer_processes": 2, "rate_per_s": rate, "seed": seed,
         "chat_reorder_lateness_event_s": lateness, "verdict": verdict, "seconds_to_all_effects": round(elapsed, 1), "oracle_seconds": round(oracle_s, 1),
         "oracle_findings": len(expected.findings), "oracle_dead_letters": expected.dead,
@@ -92,12 +94,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--rate", type=float, default=1500.0, help="produce rate (events/s)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--client", choices=["kafka-python", "librdkafka"], default="kafka-python",
+                        help="the game servers' client (librdkafka: idempotent, a random codec per 100 records)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="railbird-faults-") as tmp:
-        result = run(events=args.events, kills=args.kills, rate=args.rate, seed=args.seed, workdir=Path(tmp))
+        result = run(events=args.events, kills=args.kills, rate=args.rate, seed=args.seed, workdir=Path(tmp),
+                     client=args.client)
     print(json.dumps(result, indent=2))
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    out = RESULTS if args.client == "kafka-python" else RESULTS.with_name(f"faults-{args.client}.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
     return 0 if result["verdict"] == "ok" else 1
 
 

@@ -7,6 +7,7 @@ hangs on tansu, the embedded broker; production game servers may subscribe as us
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -48,6 +49,29 @@ def send(p: Producer, topic: str, events: Iterable[dict[str, Any]], *, key_field
 def produce(bootstrap: str, topic: str, events: Iterable[dict[str, Any]], *, codec: str = "none") -> None:
     """One idempotent producer per call, flushed."""
     send(producer(bootstrap, codec), topic, events)
+
+
+def produce_mixed_codecs(bootstrap: str, topic: str, records: list[tuple[bytes, bytes]], *, rate_per_s: float = 0.0,
+                         chunk: int = 100, seed: int = 21) -> dict[str, int]:
+    """Records in chunks, each through an idempotent producer of a random codec; a chunk is
+    acknowledged before the next starts, so a key's records stay in order across producers.
+    `rate_per_s` paces it (0 = flat out). Returns records per codec."""
+    rng = random.Random(seed)
+    producers = {c: producer(bootstrap, c, **{"linger.ms": 5}) for c in CODECS}
+    used = dict.fromkeys(CODECS, 0)
+    started = time.monotonic()
+    for start in range(0, len(records), chunk):
+        codec = rng.choice(CODECS)
+        p = producers[codec]
+        for key, value in records[start : start + chunk]:
+            p.produce(topic, key=key, value=value, headers=HEADERS)
+        if p.flush(60) != 0:
+            raise AssertionError(f"librdkafka did not deliver a {codec} chunk")
+        used[codec] += len(records[start : start + chunk])
+        ahead = (start + chunk) / rate_per_s - (time.monotonic() - started) if rate_per_s else 0.0
+        if ahead > 0:
+            time.sleep(ahead)
+    return used
 
 
 def read(bootstrap: str, topic: str, partitions: int, *, expect: int, timeout_s: float = 20,

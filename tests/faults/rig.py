@@ -60,6 +60,9 @@ class Rig:
     consumers: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
     started: int = 0
     kills: int = 0
+    client: str = "kafka-python"
+    """Who produces the traffic: "kafka-python", or "librdkafka" (confluent-kafka, idempotent, a
+    random codec per chunk of records; `tests.clients.game_server.produce_mixed_codecs`)."""
     chat_lateness_s: float | None = None
     """The consumers' chat reorder lateness (event time); None = the production default. Set it
     before starting consumers, with `traffic.reorder_lateness_s` for the rate the test produces at."""
@@ -156,6 +159,11 @@ class Rig:
     # --- traffic -------------------------------------------------------------------------
     def produce(self, records: Iterable[Record], *, rate_per_s: float = 0.0) -> None:
         """Produce every record and wait for the acks; `rate_per_s` paces it (0 = flat out)."""
+        if self.client == "librdkafka":
+            from tests.clients.game_server import produce_mixed_codecs
+
+            produce_mixed_codecs(self.broker.bootstrap, CHAT, [(r.key, r.value) for r in records], rate_per_s=rate_per_s)
+            return
         producer = KafkaProducer(bootstrap_servers=self.broker.bootstrap, acks="all", linger_ms=5,
                                  retries=10)
         started = time.monotonic()
