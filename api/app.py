@@ -6,6 +6,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI
 from sqlalchemy import Engine
@@ -41,7 +42,14 @@ def config_from(settings: Settings, **overrides: Any) -> ApiConfig:
     """ApiConfig from the process settings; the dev service token is refused in production."""
     if settings.env == "production" and settings.service_token == DEV_SERVICE_TOKEN:
         raise RuntimeError("RAILBIRD_SERVICE_TOKEN is the dev default; set a real secret in production")
-    return ApiConfig(service_token=settings.service_token or None, env=settings.env, **overrides)
+    return ApiConfig(service_token=settings.service_token or None, env=settings.env,
+                     clip_url_template=settings.clip_url_template, **overrides)
+
+
+def origin_of(url: str) -> str:
+    """scheme://host[:port] of a URL (empty for an empty one): the CSP names origins, not paths."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
 
 
 def create_app(
@@ -96,7 +104,7 @@ def create_app(
     app.include_router(console.router(), include_in_schema=False)
     console.mount_static(app)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, media_origin=origin_of(config.clip_url_template))
     app.add_middleware(PrivacyShaping)
     if limits := rate_limits_from(settings):
         app.add_middleware(RateLimit, limits=limits)

@@ -27,6 +27,8 @@ class ApiConfig:
     claim_ttl: timedelta = timedelta(minutes=30)
     session_ttl: timedelta = timedelta(hours=12)
     max_body_bytes: int = 24 * 1024 * 1024
+    clip_url_template: str = ""
+    """`Settings.clip_url_template`: the console's SnapCam clip player source."""
 
     @property
     def secure_cookies(self) -> bool:

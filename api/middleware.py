@@ -7,10 +7,18 @@ import json
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
-    (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-     b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+CSP = (b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def security_headers(*, media_origin: str = "") -> list[tuple[bytes, bytes]]:
+    """The headers every response carries; `media_origin` (the SnapCam clip server's scheme://host,
+    from the operator's clip URL template) is the one other origin video may load from."""
+    media = f"; media-src 'self' {media_origin}".encode() if media_origin else b""
+    return [(b"content-security-policy", CSP + media), *_FIXED]
+
+
+_FIXED: list[tuple[bytes, bytes]] = [
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -73,8 +81,9 @@ async def _reject(send: Send, limit: int) -> None:
 class SecurityHeaders:
     """Adds CSP (no inline scripts), frame denial, nosniff and referrer policy to every response."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, *, media_origin: str = "") -> None:
         self.app = app
+        self.headers = security_headers(media_origin=media_origin)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -83,7 +92,7 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                message["headers"] = list(message.get("headers", [])) + self.headers
             await send(message)
 
         await self.app(scope, receive, with_headers)

@@ -82,6 +82,9 @@ class Settings(BaseSettings):
     api_port: int = Field(default=8000, ge=1, le=65535)
     api_url: str = "http://127.0.0.1:8000"
     api_timeout_s: float = Field(default=10.0, gt=0)
+    clip_url_template: str = Field(default="", max_length=500, pattern=r"^$|^https?://[^\s]*\{clip_ref\}[^\s]*$")
+    """Where the console plays a SnapCam clip: an http(s) URL with `{clip_ref}` (URL-quoted in),
+    e.g. `https://clips.internal/v1/{clip_ref}.mp4`; empty shows the bare reference."""
     service_token: str = DEV_SERVICE_TOKEN
     relay_enabled: bool = True
     relay_interval_ms: int = Field(default=100, ge=10)

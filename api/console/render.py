@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
+from urllib.parse import quote
 
 STATE_COLOURS = {"seated": "#2e7d32", "sitting_out": "#f9a825", "disconnected": "#c62828", "away": "#6d4c41"}
 
@@ -186,3 +187,34 @@ def human(value: Any) -> str:
         pieces = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else "", f"{seconds} s" if seconds else ""]
         return " ".join(p for p in pieces if p) or "0 s"
     return text
+
+
+STAT_SKIP = frozenset({"finding_id", "name"})
+
+
+def statistic_items(stat: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every field of a detector's statistic as (label, readable value), nested ones flattened one
+    level ("all in calls · called"), so a statistic with no single `value` (a bounty agreement
+    found from chat alone, a pair's sample sizes) still shows what it measured."""
+    out: list[tuple[str, str]] = []
+    for key, value in stat.items():
+        if key in STAT_SKIP:
+            continue
+        label = key.replace("_", " ")
+        if isinstance(value, dict):
+            out.extend((f"{label} · {k.replace('_', ' ')}", human(v)) for k, v in value.items()
+                       if not isinstance(v, dict | list))
+        elif isinstance(value, list):
+            out.append((label, ", ".join(human(v) for v in value[:12]) + (" …" if len(value) > 12 else "")))
+        else:
+            out.append((label, human(value)))
+    return out
+
+
+def clip_url(template: str, clip_ref: object) -> str | None:
+    """The playable URL of a SnapCam clip (the reference URL-quoted into the operator's template),
+    or None without a template or a reference: the console then shows the bare reference."""
+    ref = str(clip_ref or "")
+    if not template or not ref:
+        return None
+    return template.replace("{clip_ref}", quote(ref, safe=""))

@@ -116,7 +116,7 @@ def router() -> APIRouter:
         return resp
 
     @r.get("/cases/{case_id}")
-    def case_page(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> HTMLResponse:
+    def case_page(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep, config: ConfigDep) -> HTMLResponse:
         try:
             b = cases.bundle(session, case_id=case_id)
         except ServiceError as exc:
@@ -135,6 +135,8 @@ def router() -> APIRouter:
             messages=[(m, render.segments(str(m.get("text", "")), m.get("spans") if ctx.reads_chat else None))
                       for m in ev["messages"][-MESSAGES_SHOWN:]],
             messages_hidden=max(0, len(ev["messages"]) - MESSAGES_SHOWN), human=render.human,
+            statistic_items=render.statistic_items,
+            clip_url=lambda ref: render.clip_url(config.clip_url_template, ref),
             timeline=render.timeline_chart(ev["timeline"]), histories=histories, events=events, age=_age, names=names,
             claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
             claimed_by_other=_claimed_by_other(b.case, ctx.user.user_id, now),

@@ -79,3 +79,51 @@ def test_numbers_read_as_an_analyst_reads_them():
     assert human(0.123456) == "0.123" and human(12345.67) == "12,346"
     assert human("12:00:00") == "12 h" and human("0:30:05") == "30 min 5 s"
     assert human(None) == "—" and human(True) == "yes" and human("plain") == "plain"
+
+
+def test_every_statistic_field_is_shown_readably():
+    from api.console.render import statistic_items
+
+    items = dict(statistic_items({"finding_id": "f", "name": "cooperative_bounty_spots", "level": "chat",
+                                  "spots": 12, "p_value": 1.83e-05, "all_in_calls": {"called": 4, "expected": 1.5},
+                                  "hands": ["h1", "h2"]}))
+    assert items == {"level": "chat", "spots": "12", "p value": "1.8 × 10^-5", "all in calls · called": "4",
+                     "all in calls · expected": "1.5", "hands": "h1, h2"}
+
+
+def test_snapcam_clips_play_through_the_configured_template(engine, settings, clock, users):
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+    from api.db import make_sessions
+    from api.deps import ApiConfig
+    from pipeline.findings import Finding, stable_id
+
+    config = ApiConfig(service_token=SERVICE_TOKEN, env="test", clock=clock,
+                       clip_url_template="https://clips.example.net/v1/{clip_ref}.mp4")
+    app = create_app(settings=settings, config=config, engine=engine, sessions=make_sessions(engine),
+                     run_migrations=False)
+    report = Finding(finding_id=stable_id("fnd", "cam"), detector="snapcam.triage", rule="snapcam", family="snapcam",
+                     category="snapcam_abuse", score=0.8, players=("p-cam",), ts=clock.now, summary="3 reports",
+                     evidence={"reports": [{"reporter_id": "p-r", "reported_id": "p-cam", "reason": "offensive",
+                                            "comment": "rude", "clip_ref": "clip/42 a"}]})
+    with TestClient(app) as client:
+        case_id = client.post("/v1/findings/batch", json=batch(report), headers=SVC).json()["case_ids"][0]
+        login_console(client, users, "analyst", "ann")
+        r = client.get(f"/console/cases/{case_id}")
+        assert 'src="https://clips.example.net/v1/clip%2F42%20a.mp4"' in r.text and "<video" in r.text
+        assert "media-src 'self' https://clips.example.net" in r.headers["content-security-policy"]
+
+
+def test_without_a_template_the_clip_is_a_bare_reference(client, users, clock):
+    from pipeline.findings import Finding, stable_id
+
+    report = Finding(finding_id=stable_id("fnd", "cam2"), detector="snapcam.triage", rule="snapcam", family="snapcam",
+                     category="snapcam_abuse", score=0.8, players=("p-cam",), ts=clock.now, summary="1 report",
+                     evidence={"reports": [{"reporter_id": "p-r", "reported_id": "p-cam", "reason": "offensive",
+                                            "comment": "rude", "clip_ref": "clip-7"}]})
+    case_id = _ingest(client, report)[0]
+    login_console(client, users, "analyst", "ann")
+    r = client.get(f"/console/cases/{case_id}")
+    assert "clip clip-7" in r.text and "<video" not in r.text
+    assert "media-src" not in r.headers["content-security-policy"]
