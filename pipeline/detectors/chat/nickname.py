@@ -18,7 +18,7 @@ from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.classifier import chat_category
 from pipeline.detectors.chat.evidence import make_finding, message_evidence
 from pipeline.detectors.chat.lexicon import ABUSE_TERMS, Lexicon, compile_lexicon
-from pipeline.detectors.chat.nickname_words import undo_leet, vulgar_in_name
+from pipeline.detectors.chat.nickname_words import hidden_in_name, undo_leet, vulgar_in_name
 from pipeline.detectors.chat.state import BoundedMap
 from pipeline.detectors.chat.text import fold, squash
 from pipeline.findings import Finding, Span
@@ -121,7 +121,8 @@ class NicknameDetector:
             return 0.9, f"abusive term ({spans[0].label})", spans
         flat = squash(nickname)
         for term, category in (*self.substrings, *((t, "hate") for t in NICKNAME_ONLY)):
-            if term in flat:
+            # Not across a word join: "Grass_Hole" squashes to "grasshole".
+            if term in flat and hidden_in_name(nickname, term):
                 return 0.8, f"abusive term hidden in the name ({category})", ()
         vulgar = vulgar_in_name(nickname)
         if vulgar is not None:

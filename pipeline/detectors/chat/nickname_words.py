@@ -96,21 +96,48 @@ def name_words(nickname: str, *, edges: bool = False) -> list[str]:
 
 def vulgar_in_name(nickname: str) -> VulgarHit | None:
     """The first vulgar word or root of a name, or None. Digits at a word's edge are read as
-    letters too ("5hitHead"), but only here, where what they make must be a listed word: read so
-    everywhere, "Lucky7" and "Poker4Life" would become other words."""
-    return _vulgar(name_words(nickname)) or _vulgar(name_words(nickname, edges=True))
+    letters too ("5hitHead"), but only for whole words: read so everywhere, "Lucky7" and
+    "Poker4Life" become other words, and "CalmFish175" would hide "shit" ("calmfishits")."""
+    return (
+        _whole_word(name_words(nickname))
+        or _whole_word(name_words(nickname, edges=True))
+        or _hidden_root(undo_leet(nickname), ROOTS)
+    )
 
 
-def _vulgar(words: list[str]) -> VulgarHit | None:
+def hidden_in_name(nickname: str, term: str) -> bool:
+    """Whether a (folded) term sits inside the name by the rules of `_hidden_root`: within one run
+    of letters, and at the start of one of its words where the run changes case."""
+    return _hidden_root(undo_leet(nickname), (term,)) is not None
+
+
+def _whole_word(words: list[str]) -> VulgarHit | None:
     for word in words:
         if word in WORDS or word in ROOTS or _plural(word) in WORDS:
             return VulgarHit(word, whole_word=True)
-    flat = "".join(words)
-    for clean in HIDES_A_ROOT:
-        flat = flat.replace(clean, " ")
-    for root in sorted(ROOTS):
-        if root in flat:
-            return VulgarHit(root, whole_word=False)
+    return None
+
+
+def _hidden_root(name: str, roots: frozenset[str] | tuple[str, ...]) -> VulgarHit | None:
+    """A root inside one run of letters of the name. Where the run has case changes, the root
+    must start one of its words ("TheRealAsshole", "xXSHITxX"), so a root spelt across a word
+    join is no hit ("FishItOut" holds f-i-s-h-i-t); a run in one case ("fuckthefish") can only be
+    searched as it is."""
+    runs = _WORD.findall(name)
+    letters = "".join(r for r in runs if len(r) == 1)  # spaced out: "f_u_c_k_e_r"
+    for run in [*runs, *([letters] if len(letters) >= 3 else [])]:
+        words = [fold(w) for w in _BOUNDARY.sub(" ", run).split()]
+        starts = {sum(len(w) for w in words[:i]) for i in range(len(words))}
+        flat = "".join(words)
+        for clean in HIDES_A_ROOT:
+            flat = flat.replace(clean, " " * len(clean))
+        one_case = run.islower() or run.isupper()
+        for root in sorted(roots):
+            at = flat.find(root)
+            while at >= 0:
+                if one_case or at in starts:
+                    return VulgarHit(root, whole_word=False)
+                at = flat.find(root, at + 1)
     return None
 
 
