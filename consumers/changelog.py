@@ -21,7 +21,7 @@ from typing import Protocol
 from kafka import TopicPartition
 
 from consumers.ports import Message, RecordLike
-from pipeline.detector import Detector, DurableState
+from pipeline.detector import Detector, DurableDetector, DurableState
 
 log = logging.getLogger("railbird.consumer")
 
@@ -40,9 +40,9 @@ def stores_of(detectors: Mapping[str, Detector]) -> dict[str, DurableState]:
     one name would overwrite each other's keys: a bug, refused."""
     out: dict[str, DurableState] = {}
     for detector in detectors.values():
-        store = getattr(detector, "durable", None)
-        if not isinstance(store, DurableState):
+        if not isinstance(detector, DurableDetector):
             continue
+        store = detector.durable
         known = out.setdefault(store.store_name, store)
         if known is not store:
             raise ValueError(f"two durable stores named {store.store_name!r} in one detector set")

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -186,7 +186,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             # The API write first: it is what an automatic mute waits for.
             written = self._writer.submit(handled, self._sleep)
         routes = [route for h in handled for route in h.routes]
-        outgoing = bundle_routes(self.producer, routes) + self._changelog()
+        outgoing = bundle_routes(self.producer, routes) + self.processor.drain_changelog()
         sends = start_sends(self.producer, outgoing)
         if not background:  # the sends are in flight during the write
             written = self._writer.write(handled, self._wait)
@@ -204,7 +204,7 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
         dead.extend(self._written(batch.written))
         self._finish_routes(batch.routes, batch.outgoing, batch.sends)
         self._produce_dead_letters(dead)
-        count_batch(self.metrics, batch.handled, self._anomalies())
+        count_batch(self.metrics, batch.handled, self.processor.anomalies())
         self._commit(batch.records)
         elapsed = time.monotonic() - batch.started
         now_ms = self.clock() * 1000
@@ -284,17 +284,6 @@ class Lane(ConsumerRebalanceListener):  # type: ignore[misc]
             self._retry("commit", lambda: self._commit_once(dict(offsets)))
         except CommitFailedError as exc:  # the new owner meets the batch and the request again
             log.warning("commit lost to a rebalance: %s", exc, extra={"group": self.config.group})
-
-    def _anomalies(self) -> Mapping[tuple[str, str], int]:
-        """The keyed detectors' anomaly counts (a processor without `anomalies` has none)."""
-        anomalies = getattr(self.processor, "anomalies", None)
-        return anomalies() if callable(anomalies) else {}
-
-    def _changelog(self) -> list[Message]:
-        """State changes the processor wants durable before the batch is committed (a processor
-        without `drain_changelog` keeps no state beyond what its lookback replay rebuilds)."""
-        drain: Callable[[], list[Message]] | None = getattr(self.processor, "drain_changelog", None)
-        return drain() if drain is not None else []
 
     def _finish_routes(
         self, routes: list[Route], outgoing: list[Message], in_flight: list[SendFuture] | KafkaError

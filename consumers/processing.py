@@ -14,7 +14,7 @@ Two stages share one `Lane` loop:
 from __future__ import annotations
 
 import contextlib
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -26,7 +26,7 @@ from consumers.changelog import Changelog, stores_of
 from consumers.ports import Message, RecordLike
 from pipeline.contracts import DecodeError, Event, decode
 from pipeline.contracts.deadletter import ErrorKind
-from pipeline.detector import Detector, DurableState
+from pipeline.detector import CountingDetector, Detector, DurableState, PrefetchingDetector
 from pipeline.findings import Finding
 from pipeline.rules import RulesConfig
 from pipeline.runner import DetectorError, Pipeline
@@ -69,6 +69,15 @@ class Processor(Protocol):
     def on_assigned(
         self, partitions: Iterable[TopicPartition], committed: Callable[[TopicPartition], int | None]
     ) -> None: ...
+
+    def anomalies(self) -> Mapping[tuple[str, str], int]:
+        """(detector, kind) -> inputs the held detector instances counted as anomalous."""
+        ...
+
+    def drain_changelog(self) -> list[Message]:
+        """Changelog records of the state changed since the last call ([] for a stage without
+        durable state): produced and acknowledged before the batch is committed."""
+        ...
 
 
 def decode_record(topic: str, record: RecordLike) -> Event | Handled:
@@ -114,12 +123,11 @@ def prefetch(detectors: Iterable[Detector], events: Sequence[Event]) -> None:
     if not events:
         return
     for detector in detectors:
-        hook = getattr(detector, "prefetch", None)
-        if hook is None:
+        if not isinstance(detector, PrefetchingDetector):
             continue
         # `process` meets the same error and reports it per event.
         with contextlib.suppress(Exception):
-            hook(events)
+            detector.prefetch(events)
 
 
 def all_failed(record: RecordLike, errors: list[DetectorError]) -> Handled:
@@ -279,9 +287,8 @@ class KeyedProcessor:
         out: dict[tuple[str, str], int] = {}
         for state in self._parts.values():
             for name, detector in state.detectors.items():
-                counts = getattr(detector, "anomalies", None)
-                if isinstance(counts, Counter):
-                    for kind, n in counts.items():
+                if isinstance(detector, CountingDetector):
+                    for kind, n in detector.anomalies.items():
                         out[(name, kind)] = out.get((name, kind), 0) + n
         return out
 

@@ -38,23 +38,25 @@ DetectorFactory = Callable[[], Mapping[str, Detector]]
 
 @dataclass(frozen=True, slots=True)
 class RuntimeConfig:
-    """The Kafka and retry tunables the runtime needs (taken from `Settings` by the command)."""
+    """The Kafka and retry tunables the runtime needs. No defaults of its own: it is built from
+    `Settings` (`railbird.commands.consume.runtime_config`), the one place they are chosen (two
+    copies had drifted: `fetch_max_wait_ms` 100 here, 20 in Settings); lanes get theirs from it."""
 
     bootstrap: str
     group_prefix: str
-    session_timeout_ms: int = 10_000
-    heartbeat_ms: int = 1_000
-    max_poll_records: int = 500
-    poll_timeout_ms: int = 200
-    max_poll_interval_ms: int = 300_000
-    keepalive_s: float = 1.0
-    fetch_max_wait_ms: int = 100
-    state_lookback_s: float = 13 * 3600
-    retry_base_s: float = 0.1
-    retry_cap_s: float = 30.0
-    local_state: bool = True
+    session_timeout_ms: int
+    heartbeat_ms: int
+    max_poll_records: int
+    poll_timeout_ms: int
+    max_poll_interval_ms: int
+    keepalive_s: float
+    fetch_max_wait_ms: int
+    state_lookback_s: float
+    retry_base_s: float
+    retry_cap_s: float
+    local_state: bool
     """Run detectors keyed by the record's own key in stage 1 (`consumers.local_stage`)."""
-    overlap_writes: bool = False
+    overlap_writes: bool
     """See `consumers.lane.LaneConfig.overlap_writes`."""
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Protocol, runtime_checkable
@@ -92,4 +93,36 @@ class DurableDetector(Detector, Protocol):
     @property
     def durable(self) -> DurableState:
         """The store this detector reads or writes."""
+        ...
+
+
+# Optional hooks a detector may have. Declared so the type checker sees them (the runtime used to
+# look them up by name); each is checked with `isinstance` where it is used.
+
+
+@runtime_checkable
+class PrefetchingDetector(Detector, Protocol):
+    """Batches work ahead of `process` (one model call for a poll's texts instead of one each)."""
+
+    def prefetch(self, events: Sequence[Event]) -> None:
+        """See a batch before its events are processed one by one; a failure only loses speed."""
+        ...
+
+
+@runtime_checkable
+class FlushingDetector(Detector, Protocol):
+    """Holds events back (a reorder buffer) and can release them when input has really ended."""
+
+    def flush(self) -> Sequence[Finding]:
+        """The findings of what is still held back (a replayed file's end, never a live stream)."""
+        ...
+
+
+@runtime_checkable
+class CountingDetector(Detector, Protocol):
+    """Counts the inputs it found anomalous (late, duplicate, ...) for the runtime's metrics."""
+
+    @property
+    def anomalies(self) -> Counter[str]:
+        """kind -> count since the instance was built."""
         ...

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pipeline.contracts import INPUT_TOPICS, Event
-from pipeline.detector import Detector
+from pipeline.detector import Detector, FlushingDetector
 from pipeline.findings import Finding
 from pipeline.policy import propose_actions
 from pipeline.rules import RulesConfig
@@ -67,12 +67,11 @@ class Pipeline:
         errors: list[DetectorError] = []
         seen: set[str] = set()
         for detector in (d for ds in self._by_topic.values() for d in ds):
-            hook = getattr(detector, "flush", None)
-            if detector.name in seen or not callable(hook):
+            if detector.name in seen or not isinstance(detector, FlushingDetector):
                 continue
             seen.add(detector.name)
             try:
-                produced = hook()
+                produced = detector.flush()
             except Exception as exc:  # noqa: BLE001 - as in `process`: report, keep the others
                 errors.append(DetectorError(detector.name, "(end of input)", f"{type(exc).__name__}: {exc}"))
                 continue

@@ -26,6 +26,8 @@ from consumers.runtime import RuntimeConfig, build_lanes, group_of, internal_top
 from consumers.topics import ensure_topics
 from pipeline.findings import stable_id
 from pipeline.rules import RULES_PRESETS
+from railbird.commands.consume import runtime_config as consume_runtime_config
+from railbird.settings import Settings
 from tests.consumers.consume_proc import factory
 from tests.consumers.review_api_double import TOKEN
 from tests.samples import T0, chat_value
@@ -136,19 +138,21 @@ def caught_up(bootstrap: str, prefix: str, topic: str, ends: dict[TopicPartition
 
 
 def runtime_config(bootstrap: str, prefix: str) -> RuntimeConfig:
-    """Test tunables: fast group joins (tansu), small batches, quick retries."""
-    return RuntimeConfig(
-        bootstrap=bootstrap,
-        group_prefix=prefix,
-        session_timeout_ms=6000,
-        heartbeat_ms=1000,
-        max_poll_records=50,
-        poll_timeout_ms=100,
-        keepalive_s=0.2,
-        state_lookback_s=3600,
-        retry_base_s=0.05,
-        retry_cap_s=0.3,
-    )
+    """Test tunables (fast group joins on tansu, small batches, quick retries), through the same
+    Settings -> RuntimeConfig path as `railbird consume`."""
+    return consume_runtime_config(Settings(
+        env="test",
+        kafka_bootstrap=bootstrap,
+        consumer_group_prefix=prefix,
+        consumer_session_timeout_ms=6000,
+        consumer_heartbeat_ms=1000,
+        consumer_max_poll_records=50,
+        consumer_poll_timeout_ms=100,
+        consumer_keepalive_s=0.2,
+        consumer_state_lookback_s=3600,
+        consumer_retry_base_ms=50,
+        consumer_retry_cap_ms=300,
+    ))
 
 
 @dataclass
