@@ -22,7 +22,7 @@ from api.auth import service as auth
 from api.cases import service as cases
 from api.cases.models import Case
 from api.cases.schemas import TakeOverRequest
-from api.console import audit_page, flash, policy_page, render
+from api.console import audit_page, flash, pair_chart, policy_page, render
 from api.console.flash import Flash
 from api.console.guard import (
     LOGIN_CSRF_COOKIE,
@@ -137,6 +137,7 @@ def router() -> APIRouter:
             messages_hidden=max(0, len(ev["messages"]) - MESSAGES_SHOWN), human=render.human,
             statistic_items=render.statistic_items,
             clip_url=lambda ref: render.clip_url(config.clip_url_template, ref),
+            transfer=_transfer(b.case, everyone, ev),
             timeline=render.timeline_chart(ev["timeline"]), histories=histories, events=events, age=_age, names=names,
             claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
             claimed_by_other=_claimed_by_other(b.case, ctx.user.user_id, now),
@@ -265,6 +266,13 @@ def back(ctx: ConsoleContext, url: str, notice: Flash) -> RedirectResponse:
 def validation_text(exc: ValidationError) -> str:
     """A form's validation errors in one line."""
     return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+
+
+def _transfer(case: Case, everyone: list[str], ev: dict[str, Any]) -> pair_chart.TransferChart | None:
+    """Soft play and chip dumping are about chips moving inside a pair: chart subject -> partner."""
+    if case.category not in ("soft_play", "chip_dumping") or len(everyone) < 2:
+        return None
+    return pair_chart.transfer_chart(list(ev.get("hands", [])), everyone[0], everyone[1])
 
 
 def _case_of(session: Session, sanction_id: str) -> str:

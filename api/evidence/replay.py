@@ -34,6 +34,8 @@ class Street:
     name: str
     board: list[str] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    pot: int = 0
+    """Chips in the middle once this street's betting is over (what the replayer shows per step)."""
 
 
 def replay(hand: dict[str, Any]) -> dict[str, Any]:
@@ -57,12 +59,14 @@ def replay(hand: dict[str, Any]) -> dict[str, Any]:
             cards[_index(parts[2])] = parts[3] if len(parts) > 3 else "??"
         elif len(parts) >= 3 and parts[:2] == ["d", "db"]:
             pot += sum(street_bet)
+            streets[-1].pot = pot
             street_bet = [0] * n
             name = STREETS[min(len(streets), len(STREETS) - 1)]
             streets.append(Street(name, [parts[2][i:i + 2] for i in range(0, len(parts[2]), 2)]))
         elif parts and parts[0].startswith("p"):
             _player_action(parts, players, street_bet, cards, streets[-1])
     pot += sum(street_bet)
+    streets[-1].pot = pot
     seats = [
         Seat(seats_no[i], players[i], starting[i], finishing[i] if finishing else None, winnings[i],
              cards.get(i + 1) if cards.get(i + 1, "??").count("?") == 0 else None,
@@ -77,6 +81,8 @@ def replay(hand: dict[str, Any]) -> dict[str, Any]:
         "pot": sum(winnings) or pot,
         "winners": [players[i] for i in range(n) if winnings[i] > 0],
         "bounties": dict(bounties), "eliminated": sorted(eliminated),
+        "blinds": [b for b in _ints(hand.get("blinds_or_straddles"), n) if b],
+        "antes": [a for a in _ints(hand.get("antes"), n) if a],
     }
 
 

@@ -153,3 +153,36 @@ def test_the_accessibility_check_does_find_serious_violations():
         found = serious_violations(page)
         browser.close()
     assert any(v.startswith("image-alt") for v in found) and any(v.startswith("label") for v in found)
+
+
+HAND = {"event_id": "h-ev-1", "ts": T0.isoformat(), "hand_id": "hand-1", "table_id": "t-7", "game": "cash",
+        "variant": "NT", "antes": [0, 0], "blinds_or_straddles": [50, 100], "min_bet": 100,
+        "starting_stacks": [5000, 5000], "players": ["p-dave", "p-erin"], "seats": [1, 2],
+        "actions": ["d dh p1 AsKs", "d dh p2 ????", "p1 cbr 300", "p2 cc", "d db 7h8s9c", "p2 cc", "p1 cc",
+                    "d db 2d", "p2 cc", "p1 cc", "d db Jc", "p2 cc", "p1 cc", "p1 sm AsKs"],
+        "finishing_stacks": [5300, 4700], "winnings": [600, 0]}
+
+
+def test_the_hand_replayer_steps_through_the_streets(tmp_path, kafka_broker):
+    from playwright.sync_api import expect, sync_playwright
+
+    soft = Finding(finding_id=stable_id("fnd", "shift-soft"), detector="hand.soft_play", rule="collusion",
+                   family="hand", category="soft_play", score=0.9, players=("p-dave", "p-erin"), ts=T0,
+                   table_id="t-7", summary="p-dave and p-erin checked down 12 pots", evidence={"hands": [HAND]})
+    soft = soft.with_actions(propose_actions(soft, rules=RulesConfig()))
+    with live_console(tmp_path, kafka_broker.bootstrap, people=PEOPLE, findings=[soft]) as live, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        page = browser.new_context(bypass_csp=True).new_page()
+        _login(page, live.base, "ana", "analyst-pass-1")
+        page.goto(f"{live.base}/console/cases/{live.case_ids[0]}")
+        streets = page.locator("[data-replayer] [data-step]")
+        expect(streets).to_have_count(4)
+        expect(page.locator("[data-replayer] [data-step]:visible")).to_have_count(1)
+        expect(streets.first).to_contain_text("pot 600")
+        page.click("text=next street ▶")
+        expect(page.locator("[data-replayer] [data-step]:visible")).to_have_count(2)
+        expect(streets.nth(1)).to_contain_text("[7h 8s 9c]")
+        page.click("text=show all")
+        expect(page.locator("[data-replayer] [data-step]:visible")).to_have_count(4)
+        assert serious_violations(page) == []
+        browser.close()

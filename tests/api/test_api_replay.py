@@ -26,6 +26,15 @@ def test_replay_reads_seats_streets_pot_and_winners():
     assert r["seats"][2]["bounty"] == 50 and r["seats"][2]["eliminated"] is True
 
 
+def test_replay_gives_the_pot_after_each_street_and_the_blinds():
+    r = replay(HAND)
+    # antes 30, then c raises to 300, a calls, b folds its 100 blind: 730 from the flop on
+    assert [s["pot"] for s in r["streets"]] == [730, 730, 730, 730]
+    bet_on_flop = {**HAND, "actions": [*HAND["actions"][:7], "p1 cbr 200", "p3 cc", "d db 3d", "d db 4h"]}
+    assert [s["pot"] for s in replay(bet_on_flop)["streets"]] == [730, 1130, 1130, 1130]  # +200 each way
+    assert r["blinds"] == [50, 100] and r["antes"] == [10, 10, 10]
+
+
 def test_replay_without_winnings_computes_the_pot_from_bets():
     r = replay({**HAND, "winnings": []})
     assert r["pot"] == 30 + 300 + 300 + 100 and r["winners"] == []

@@ -78,5 +78,33 @@
     }, every);
   });
 
+  // Hand replayer: without script every street is listed; with it, step through them one by one.
+  document.querySelectorAll("[data-replayer]").forEach(function (list) {
+    var steps = Array.prototype.slice.call(list.querySelectorAll("[data-step]"));
+    if (steps.length < 2) { return; }
+    var shown = 0;
+    var bar = document.createElement("div");
+    bar.className = "replayer-controls";
+    function button(label, delta) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.addEventListener("click", function () { show(shown + delta); });
+      bar.appendChild(b);
+      return b;
+    }
+    var back = button("◀ previous street", -1);
+    var next = button("next street ▶", 1);
+    var all = button("show all", steps.length);
+    function show(n) {
+      shown = Math.max(0, Math.min(steps.length - 1, n));
+      steps.forEach(function (s, i) { s.hidden = i > shown; });
+      back.disabled = shown === 0;
+      next.disabled = all.disabled = shown === steps.length - 1;
+    }
+    list.parentNode.insertBefore(bar, list.nextSibling);
+    show(0);
+  });
+
   if (rows().length) { select(0); }
 })();
