@@ -16,8 +16,9 @@ from pipeline.findings import Finding, Span, stable_id
 
 
 def message_evidence(message: ChatMessage, spans: Sequence[Span] = ()) -> dict[str, Any]:
-    """One entry of `evidence.messages` for a chat message."""
-    return {
+    """One entry of `evidence.messages` for a chat message; the running hand (and who was in it)
+    when there was one, so the console can tie table talk to the hand it was about."""
+    entry: dict[str, Any] = {
         "event_id": message.event_id,
         "ts": message.ts.isoformat(),
         "player_id": message.player_id,
@@ -26,6 +27,10 @@ def message_evidence(message: ChatMessage, spans: Sequence[Span] = ()) -> dict[s
         "text": message.text,
         "spans": [s.model_dump() for s in spans],
     }
+    if message.hand_id is not None:
+        entry["hand_id"] = message.hand_id
+        entry["players_in_hand"] = list(message.players_in_hand or ())
+    return entry
 
 
 def make_finding(
