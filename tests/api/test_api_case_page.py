@@ -127,3 +127,14 @@ def test_without_a_template_the_clip_is_a_bare_reference(client, users, clock):
     r = client.get(f"/console/cases/{case_id}")
     assert "clip clip-7" in r.text and "<video" not in r.text
     assert "media-src" not in r.headers["content-security-policy"]
+
+
+def test_hand_in_play_chat_names_its_hand_and_links_to_it(client, users):
+    f = chat_finding(7, category="hand_in_play", text="fold he has aces")
+    msg = {**f.evidence["messages"][0], "hand_id": "hand-77", "players_in_hand": ["p-bob", "p-carl"]}
+    f = f.model_copy(update={"evidence": {"messages": [msg]}})
+    [case_id] = _ingest(client, f)
+    login_console(client, users, "analyst", "ann")
+    html = client.get(f"/console/cases/{case_id}").text
+    assert "during hand" in html and "?q=hand-77" in html and "between p-bob, p-carl" in html
+    assert "speaker not in it" in html
