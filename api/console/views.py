@@ -137,7 +137,7 @@ def router() -> APIRouter:
             messages_hidden=max(0, len(ev["messages"]) - MESSAGES_SHOWN), human=render.human,
             statistic_items=render.statistic_items,
             clip_url=lambda ref: render.clip_url(config.clip_url_template, ref),
-            transfer=_transfer(b.case, everyone, ev),
+            transfer=_transfer(b.case, everyone, ev), reason_templates=decisions.REASON_TEMPLATES,
             timeline=render.timeline_chart(ev["timeline"]), histories=histories, events=events, age=_age, names=names,
             claimed_by_me=_holds_claim(b.case, ctx.user.user_id, now),
             claimed_by_other=_claimed_by_other(b.case, ctx.user.user_id, now),

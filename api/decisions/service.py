@@ -22,6 +22,17 @@ from api.sanctions.models import Sanction
 from pipeline.findings import stable_id
 
 DECISION_KINDS = ("confirm", "dismiss", "escalate", "hold")
+REASON_TEMPLATES: tuple[str, ...] = (
+    "Confirmed: the evidence shows the rule broken as the finding says.",
+    "Confirmed: repeated after an earlier sanction.",
+    "Dismissed: false positive (poker jargon / banter among friends).",
+    "Dismissed: the player was the target, not the offender.",
+    "Dismissed: not enough evidence in the hands shown.",
+    "Escalated: collusion suspected; needs a senior's review of the hands.",
+    "Escalated: language I do not read; needs a native reviewer.",
+    "On hold: waiting for more hands / the tournament to finish.",
+)
+"""Reasons the console offers as you type (a reviewer may always write their own)."""
 
 
 def decide(session: Session, *, case_id: str, kind: str, reason: str, apply: bool, principal: Principal,

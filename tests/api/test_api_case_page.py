@@ -138,3 +138,11 @@ def test_hand_in_play_chat_names_its_hand_and_links_to_it(client, users):
     html = client.get(f"/console/cases/{case_id}").text
     assert "during hand" in html and "?q=hand-77" in html and "between p-bob, p-carl" in html
     assert "speaker not in it" in html
+
+
+def test_the_decision_form_offers_reason_templates(client, users):
+    [case_id] = _ingest(client, chat_finding(8))
+    csrf = login_console(client, users, "analyst", "ann")
+    client.post(f"/console/cases/{case_id}/claim", data={"csrf": csrf})
+    html = client.get(f"/console/cases/{case_id}").text
+    assert 'list="reason-templates"' in html and "Dismissed: false positive (poker jargon" in html
