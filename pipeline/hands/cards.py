@@ -26,11 +26,20 @@ def parse_card(text: str) -> int | None:
     return r * 4 + s
 
 
+_CARD_INTS: dict[str, int | None] = {"??": None} | {
+    r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)
+} | {r.lower() + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS) if r.isalpha()}
+
+
 def parse_cards(text: str) -> tuple[int | None, ...]:
     """Cards of a PHH card string ('AcKd', '????'); unknown cards are None."""
     if len(text) % 2:
         raise ValueError(f"odd-length card string: {text!r}")
-    return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+    try:
+        # One dict look-up per card: this runs for every deal of every hand replayed.
+        return tuple([_CARD_INTS[text[i : i + 2]] for i in range(0, len(text), 2)])
+    except KeyError:
+        return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
 
 
 def card_text(card: int) -> str:

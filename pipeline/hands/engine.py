@@ -116,6 +116,8 @@ class HandState:
         self.committed = [0] * n
         self.bets = [0] * n
         self.folded = [False] * n
+        self._live: tuple[int, ...] = tuple(range(n))
+        """Players not folded (kept as folds happen: every action's Step records it)."""
         self.holes: list[tuple[int, ...] | None] = [None] * n
         self.dealt = [False] * n
         self.seen_cards: set[int] = set()
@@ -126,8 +128,8 @@ class HandState:
         self.street = PREFLOP
         blinds = list(blinds) or [0] * n
         antes = list(antes) or [0] * n
-        for i in range(n):
-            self._put(i, antes[i] if i < len(antes) else 0, street_bet=False)
+        # Antes and dead blinds are not bets: an uncalled bet is measured without them.
+        self.dead = [self._put(i, antes[i] if i < len(antes) else 0, street_bet=False) for i in range(n)]
         for i in range(n):
             self._put(i, blinds[i] if i < len(blinds) else 0, street_bet=True)
         self.big_blind = max([*blinds, min_bet, 1])
@@ -174,7 +176,7 @@ class HandState:
         return self._active()
 
     def _active(self) -> list[int]:
-        return [i for i in range(self.n) if not self.folded[i]]
+        return list(self._live)
 
     def next_actor(self) -> int | None:
         """Player whose turn it is, None when the betting round is closed."""
@@ -278,13 +280,14 @@ class HandState:
             raise HandIntegrityError("illegal_action", f"action {index}: p{i + 1} acted but {who} was to act")
         facing = self.to_call(i)
         pot_before = sum(self.committed)
-        active = tuple(self._active())
+        active = self._live
         aggressor = self.aggressor
         if verb == "f":
             self.folded[i] = True
+            self._live = tuple(j for j in active if j != i)
             kind, amount = "fold", 0
             self.need.discard(i)
-            if len(self._active()) == 1:
+            if len(self._live) == 1:
                 self.need = set()
         elif verb == "cc":
             amount = self._put(i, facing, street_bet=True)
@@ -355,8 +358,9 @@ class HandState:
         if len(active) >= 2 and self.street != RIVER:
             raise HandIntegrityError("truncated", f"hand ends on the {STREET_NAMES[self.street]} with {len(active)} players in")
         returned = [0] * self.n
-        ordered = sorted(self.committed, reverse=True)
-        top = max(range(self.n), key=lambda j: self.committed[j])
+        live = [c - d for c, d in zip(self.committed, self.dead, strict=True)]
+        ordered = sorted(live, reverse=True)
+        top = max(range(self.n), key=lambda j: live[j])
         if self.n > 1 and ordered[0] > ordered[1]:
             returned[top] = ordered[0] - ordered[1]
             self.committed[top] -= returned[top]

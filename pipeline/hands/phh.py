@@ -9,7 +9,7 @@ from typing import Any
 from pokerkit import HandHistory
 
 from pipeline.hands.errors import HandIntegrityError
-from pipeline.hands.pokerstars import safe_id
+from pipeline.hands.ids import safe_id
 
 _VARIANTS = {"NT", "FT", "PO", "FO/8", "NS", "FB", "F7S", "F7S/8", "FR", "NR", "PD", "FD"}
 

@@ -1,8 +1,10 @@
-"""`railbird import hands PATH`: PHH or PokerStars hand histories -> hand.records JSON lines.
+"""`railbird import hands PATH`: GGPoker, PokerStars and PHH histories -> topic-tagged JSON lines.
 
-The output is the replay envelope (`{"topic": "hand.records", "value": {...}}`), so it feeds
-`railbird replay` directly. Every hand is validated with the same contract the consumers use; a hand
-that fails is counted with its reason on stderr and left out, never a crash.
+The output is the replay envelope (`{"topic": ..., "value": {...}}`): `hand.records` for every hand
+that passes the contract and `chat.messages` for the chat lines in the files (with the running
+hand's id and players), so it feeds `railbird replay` directly. Every hand is imported or rejected
+with the line and the rule it breaks (`--rejects FILE` lists each); a JSON summary per file and one
+for the whole run go to stderr. Never a crash on a bad file.
 """
 
 from __future__ import annotations
@@ -13,83 +15,126 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from pipeline.contracts import HAND, DecodeError, decode
-from pipeline.hands.errors import HandIntegrityError
-from pipeline.hands.phh import parse_phh, parse_phh_all
-from pipeline.hands.pokerstars import parse_hand, split_hands
-from pipeline.replay import envelope_line
+from pipeline.contracts import CHAT, HAND
+from pipeline.hands.importing import Imported, Junk, Rejected, file_outcomes
 from railbird.settings import Settings
 
-SUFFIXES = {".txt": "pokerstars", ".phh": "phh", ".phhs": "phh"}
+SUFFIXES = {".txt", ".hh", ".phh", ".phhs"}
+"""Files a folder import reads; a file named on the command line is read whatever its suffix."""
+FIRST_REJECTS = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`hands PATH [--format] [--out]`."""
+    """`hands PATH [--format] [--out] [--rejects]`."""
     parser.add_argument("what", choices=["hands"], help="what to import")
     parser.add_argument("path", help="a hand-history file or a folder of them")
-    parser.add_argument("--format", choices=["auto", "phh", "pokerstars"], default="auto")
+    parser.add_argument("--format", choices=["auto", "phh", "pokerstars", "ggpoker"], default="auto",
+                        help="auto: PHH by suffix, otherwise each hand by its header (PokerStars or GGPoker)")
     parser.add_argument("--out", help="output JSON lines file (default: stdout)")
+    parser.add_argument("--rejects", help="write every rejected hand as a JSON line (file, line, kind, reason)")
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts of one file (or of the whole run)."""
+
+    imported: int = 0
+    rejected: int = 0
+    chats: int = 0
+    junk_lines: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    first: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.imported += other.imported
+        self.rejected += other.rejected
+        self.chats += other.chats
+        self.junk_lines += other.junk_lines
+        self.reasons.update(other.reasons)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Import every hand under PATH; exit 0 if at least one hand imported, 1 if none, 2 on bad PATH."""
+    del settings
     root = Path(args.path)
     if not root.exists():
         print(f"railbird import: no such path: {root}", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    reasons: Counter[str] = Counter()
-    written = 0
+    total = Tally()
+    files = 0
     out: TextIO = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+    rejects: TextIO | None = open(args.rejects, "w", encoding="utf-8") if getattr(args, "rejects", None) else None  # noqa: SIM115
     try:
-        for value in iter_values(root, fmt=args.format, reasons=reasons):
-            try:
-                decode(HAND, json.dumps(value).encode("utf-8"))
-            except DecodeError as exc:
-                reasons[_reason_key(str(exc))] += 1
-                continue
-            out.write(envelope_line(HAND, value) + "\n")
-            written += 1
+        for path in _files(root):
+            tally = import_file(path, getattr(args, "format", "auto"), out, rejects)
+            files += 1
+            total.add(tally)
+            print(json.dumps(_summary(tally) | {"file": str(path)}, ensure_ascii=False), file=sys.stderr)
     finally:
         if args.out:
             out.close()
+        if rejects is not None:
+            rejects.close()
     elapsed = time.perf_counter() - started
-    rate = written / elapsed if elapsed > 0 else 0.0
-    summary = {"imported": written, "rejected": sum(reasons.values()), "reasons": dict(reasons),
-               "seconds": round(elapsed, 3), "hands_per_s": round(rate, 1)}
+    rate = total.imported / elapsed if elapsed > 0 else 0.0
+    summary = _summary(total) | {"files": files, "seconds": round(elapsed, 3), "hands_per_s": round(rate, 1)}
+    summary.pop("first_rejects")
     print(json.dumps(summary), file=sys.stderr)
-    return 0 if written else 1
+    return 0 if total.imported else 1
 
 
-def iter_values(root: Path, *, fmt: str, reasons: Counter[str]) -> Iterator[dict[str, Any]]:
-    """hand.records values from every file under root; unreadable hands are counted in reasons."""
-    files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
-    for path in files:
-        kind = fmt if fmt != "auto" else SUFFIXES.get(path.suffix.lower())
-        if kind is None:
-            continue
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if kind == "pokerstars":
-            for block in split_hands(text):
-                try:
-                    yield parse_hand(block, source="ps")
-                except HandIntegrityError as exc:
-                    reasons[exc.kind] += 1
-        else:
-            try:
-                values = parse_phh_all(text, name=path.stem) if path.suffix == ".phhs" else [parse_phh(text, name=path.stem)]
-            except HandIntegrityError as exc:
-                reasons[exc.kind] += 1
-                continue
-            yield from values
+def _files(root: Path) -> Iterator[Path]:
+    if root.is_file():
+        yield root
+        return
+    yield from sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
 
 
-def _reason_key(message: str) -> str:
-    """Error kind of a decode failure ('illegal_action', ...) for the summary counts."""
-    for part in message.replace(",", " ").split():
-        if part.endswith(":") and part[:-1].isidentifier() and "_" in part:
-            return part[:-1]
-    return "invalid"
+def import_file(path: Path, fmt: str, out: TextIO, rejects: TextIO | None) -> Tally:
+    """Write one file's events to `out` (chat lines before the hand they were typed in)."""
+    tally = Tally()
+    hand_prefix = f'{{"topic":"{HAND}","value":'
+    chat_prefix = f'{{"topic":"{CHAT}","value":'
+    try:
+        for outcome in file_outcomes(path, fmt):
+            if isinstance(outcome, Imported):
+                for chat in outcome.chats:
+                    out.write(f"{chat_prefix}{chat}}}\n")
+                tally.chats += len(outcome.chats)
+                out.write(f"{hand_prefix}{outcome.hand_json}}}\n")
+                tally.imported += 1
+            elif isinstance(outcome, Rejected):
+                _reject(tally, path, outcome, rejects)
+            elif isinstance(outcome, Junk):
+                tally.junk_lines += outcome.count
+    except OSError as exc:
+        _reject(tally, path, Rejected(0, "unreadable", f"{type(exc).__name__}: {exc}"), rejects)
+    return tally
+
+
+def _reject(tally: Tally, path: Path, outcome: Rejected, rejects: TextIO | None) -> None:
+    entry = {"file": str(path), "line": outcome.line, "topic": outcome.topic, "hand_id": outcome.hand_id,
+             "kind": outcome.kind, "reason": outcome.reason}
+    if outcome.topic == HAND:
+        tally.rejected += 1
+        tally.reasons[outcome.kind] += 1
+    else:
+        tally.reasons[f"chat_{outcome.kind}"] += 1
+    if len(tally.first) < FIRST_REJECTS:
+        tally.first.append(entry)
+    if rejects is not None:
+        rejects.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+def _summary(tally: Tally) -> dict[str, Any]:
+    hands = tally.imported + tally.rejected
+    return {
+        "imported": tally.imported, "rejected": tally.rejected, "reasons": dict(tally.reasons),
+        "imported_share": round(tally.imported / hands, 4) if hands else None,
+        "chat_messages": tally.chats, "junk_lines": tally.junk_lines, "first_rejects": tally.first,
+    }

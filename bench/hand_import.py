@@ -1,0 +1,92 @@
+"""Import speed of hand-history files: bytes -> parsed hands -> contract-validated records.
+
+Files are written in PokerStars and GGPoker text by tests/hands/render_stars.py from generated legal
+hands (6-9 players; tournament hands with antes, cash hands in cents, chat lines), so every hand's
+true values are known; the real Pluribus files are timed too when present (settings.hands_dir).
+Rates are hands per CPU second of this process (`time.process_time`), median of runs: the 2-core
+machine is shared, so wall-clock rates (also written) understate one core. The whole pipeline of
+`railbird import` is timed except writing the output: reading, splitting, parsing, JSON, the
+contract with its replay. Writes bench/results/hand_import.json.
+
+    .venv/bin/python -m bench.hand_import [--runs 5] [--hands 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from pipeline.hands.importing import Imported, file_outcomes, text_outcomes
+from railbird.settings import Settings
+from tests.hands.generators import HandSpec, Tactics, play_hand, random_style
+from tests.hands.render_stars import render
+
+RESULTS = Path(__file__).parent / "results" / "hand_import.json"
+
+
+def rendered(site: str, hands: int, seed: int = 7) -> bytes:
+    """A history file of `hands` generated hands in one site's format."""
+    rng = random.Random(seed)
+    parts = []
+    for k in range(hands):
+        n = rng.randint(6, 9)
+        players = [f"player{k % 40}_{i}" for i in range(n)]
+        tour = k % 2 == 0
+        stacks = [rng.randint(10, 150) * 100 if tour else rng.randint(80, 250) * 10 for _ in players]
+        spec = HandSpec(players, stacks, 100 if tour else 10, ante=10 if tour else 0)
+        record = play_hand(spec, {p: random_style(rng) for p in players}, Tactics(), rng)
+        chat = [(players[0], "gl")] if k % 10 == 0 else []
+        parts.append(render(record, site=site, number=10_000 + k, tournament=5 if tour else None, chat=chat))
+    return "".join(parts).encode("utf-8")
+
+
+def rate(data: bytes, runs: int) -> dict[str, Any]:
+    """Median hands per CPU second and per wall second of importing `data`."""
+    cpu, wall, count = [], [], 0
+    for _ in range(runs):
+        c0, w0 = time.process_time(), time.perf_counter()
+        count = sum(isinstance(o, Imported) for o in text_outcomes(io.BytesIO(data)))
+        cpu.append(count / (time.process_time() - c0))
+        wall.append(count / (time.perf_counter() - w0))
+    return {"hands": count, "hands_per_cpu_s": round(statistics.median(cpu)), "hands_per_wall_s": round(statistics.median(wall))}
+
+
+def pluribus(runs: int) -> dict[str, Any] | None:
+    """The real Pluribus files (PokerStars text), if present."""
+    folder = Settings().hands_dir / "pluribus"
+    files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
+    if not files:
+        return None
+    cpu = []
+    count = 0
+    for _ in range(runs):
+        c0 = time.process_time()
+        count = sum(isinstance(o, Imported) for f in files for o in file_outcomes(f))
+        cpu.append(count / (time.process_time() - c0))
+    return {"hands": count, "hands_per_cpu_s": round(statistics.median(cpu))}
+
+
+def main() -> None:
+    """Measure and write the results file."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--hands", type=int, default=3000)
+    args = parser.parse_args()
+    results = {
+        "pokerstars_rendered": rate(rendered("ps", args.hands), args.runs),
+        "ggpoker_rendered": rate(rendered("gg", args.hands), args.runs),
+        "pluribus": pluribus(max(1, args.runs // 2)),
+        "target_hands_per_cpu_s": 5000,
+    }
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""Reading hand-history files: any encoding with or without a byte-order mark, numbered lines in
+bounded memory, and the split into hand blocks (concatenated files, junk between hands).
+
+A file is read line by line (never whole), a line is capped at `MAX_LINE_BYTES`, and a hand block at
+`MAX_BLOCK_LINES`, so a 100 MB file or one without newlines costs a few kilobytes at a time.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+MAX_LINE_BYTES = 8_192
+"""Longer lines are cut (and then fail to parse with their line number): no real line is near it."""
+CHUNK_BYTES = 1 << 20
+MAX_BLOCK_LINES = 2_000
+"""A hand never has this many lines; a longer block is junk and is rejected, not kept in memory."""
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def sniff_encoding(head: bytes) -> tuple[str, int]:
+    """(encoding, BOM length) from a file's first bytes; UTF-16 without a BOM is seen by its zeros."""
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name, len(bom)
+    if len(head) >= 4 and head[1] == 0 and head[3] == 0 and head[0] and head[2]:
+        return "utf-16-le", 0
+    if len(head) >= 4 and head[0] == 0 and head[2] == 0 and head[1] and head[3]:
+        return "utf-16-be", 0
+    return "utf-8", 0
+
+
+def _decode_line(raw: bytes) -> str:
+    # Files are UTF-8 today; older clients and converters wrote Windows-1252. A line that is not
+    # UTF-8 is read as cp1252 (every byte maps), so accented names survive rather than turn to '?'.
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+
+
+def numbered_lines(stream: BinaryIO) -> Iterator[tuple[int, str]]:
+    """(1-based line number, text without line end) for every line of a binary stream."""
+    head = stream.read(4)
+    encoding, bom = sniff_encoding(head)
+    rest = head[bom:]
+    if encoding != "utf-8":
+        reader = codecs.getincrementaldecoder(encoding)(errors="replace")
+        buffer = reader.decode(rest)
+        number = 0
+        while True:
+            chunk = stream.read(65_536)
+            buffer += reader.decode(chunk, final=not chunk)
+            *complete, buffer = buffer.split("\n")
+            for text in complete:
+                number += 1
+                yield number, text.rstrip("\r")[:MAX_LINE_BYTES]
+            if not chunk:
+                break
+            if len(buffer) > MAX_LINE_BYTES:
+                buffer = buffer[:MAX_LINE_BYTES]
+        if buffer:
+            yield number + 1, buffer.rstrip("\r")
+        return
+    # UTF-8 (or cp1252 per line): read in chunks and split in C, much faster than readline.
+    number = 0
+    pending = rest
+    while True:
+        chunk = stream.read(CHUNK_BYTES)
+        data = pending + chunk
+        parts = data.split(b"\n")
+        pending = parts.pop()
+        if len(pending) > MAX_LINE_BYTES:
+            pending = pending[:MAX_LINE_BYTES]  # an over-long line is cut; it still gets a reason
+        for raw in parts:
+            number += 1
+            yield number, _decode_line(raw[:MAX_LINE_BYTES].rstrip(b"\r"))
+        if not chunk:
+            break
+    if pending:
+        yield number + 1, _decode_line(pending.rstrip(b"\r"))
+
+
+@dataclass(slots=True)
+class Block:
+    """The lines of one hand (or of junk outside any hand), with the number of its first line."""
+
+    start: int
+    lines: list[str]
+    hand: bool
+    """True when the block starts with a hand header; False for lines outside any hand."""
+    overflow: bool = False
+    """More than `MAX_BLOCK_LINES` lines: kept only up to the cap."""
+
+
+def split_blocks(lines: Iterable[tuple[int, str]], is_header: Callable[[str], bool]) -> Iterator[Block]:
+    """Hand blocks in file order; non-blank lines before the first header (a partial file) or
+    between a hand and junk form blocks with `hand=False`, so nothing is skipped without a reason."""
+    block: Block | None = None
+    for number, text in lines:
+        if text.startswith("\ufeff"):
+            text = text[1:]  # files concatenated with their byte-order marks
+        if is_header(text):
+            if block is not None:
+                yield block
+            block = Block(number, [text], True)
+            continue
+        if block is None:
+            if not text.strip():
+                continue
+            block = Block(number, [], False)
+        if len(block.lines) < MAX_BLOCK_LINES:
+            block.lines.append(text.rstrip())
+        else:
+            block.overflow = True
+    if block is not None:
+        yield block

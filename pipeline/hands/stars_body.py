@@ -1,0 +1,280 @@
+"""One PokerStars-style hand block (PokerStars or GGPoker) -> a `hand.records` value, its chat lines
+as `chat.messages` values, and the source line of every action (so a rejection names its line).
+
+The grammar is in `stars_lines.py`; the header parsers in `stars_header.py`; the record fields in
+`stars_record.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.hands import stars_lines as g
+from pipeline.hands.errors import HandIntegrityError
+from pipeline.hands.stars_header import CURRENCY_SYMBOLS, TABLE, Header, amount
+
+ZERO = 0
+"""Amounts are ints in hundredths (`stars_header.amount`)."""
+RUNS = {"SECOND": 2, "THIRD": 3}
+
+
+@dataclass(slots=True)
+class ParsedHand:
+    """A parsed hand: the record value, chat values, and where each action came from."""
+
+    record: dict[str, Any]
+    chats: list[dict[str, Any]]
+    action_lines: list[int]
+    start: int
+    end: int
+    junk: list[int] = field(default_factory=list)
+    """Lines after the summary that belong to no hand (reported, not part of this hand)."""
+    total_error: HandIntegrityError | None = None
+    """The summary's 'Total pot' disagrees with the bets (reported if the replay passes)."""
+
+
+@dataclass(slots=True)
+class Body:
+    """Everything read from one hand's lines; `stars_record.build` turns it into a record."""
+
+    header: Header
+    table: str
+    button: int
+    start: int
+    seats: dict[str, int] = field(default_factory=dict)
+    stacks: dict[str, int] = field(default_factory=dict)
+    head_bounty: dict[str, int] = field(default_factory=dict)
+    absent: set[str] = field(default_factory=set)
+    antes: dict[str, int] = field(default_factory=dict)
+    blinds: dict[str, int] = field(default_factory=dict)
+    holes: dict[str, tuple[str, int]] = field(default_factory=dict)
+    steps: list[tuple[str, str, int, int]] = field(default_factory=list)
+    """(kind, player, amount, line): kind is a verb (amount = call increment / bet / raise-to) or
+    'board' (player = the cards)."""
+    collected: dict[str, int] = field(default_factory=dict)
+    returned: dict[str, int] = field(default_factory=dict)
+    shown: dict[str, tuple[str, int]] = field(default_factory=dict)
+    knocked_out: dict[str, int] = field(default_factory=dict)
+    bounty_won: dict[str, int] = field(default_factory=dict)
+    places: dict[str, int] = field(default_factory=dict)
+    chats: list[tuple[int, str, str]] = field(default_factory=list)
+    house: int = ZERO
+    total_pot: tuple[int, int] | None = None
+    run_count: int = 1
+    in_summary: bool = False
+    end: int = 0
+    junk: list[int] = field(default_factory=list)
+
+    def money(self, text: str, line: int) -> int:
+        """A chip amount of this hand; a currency other than the header's is a reason to reject."""
+        symbol = text[0] if text[0] in CURRENCY_SYMBOLS else ""
+        if symbol != self.header.currency and text.strip("0.,") != "":  # a bare 0 needs no currency
+            raise HandIntegrityError(
+                "parse_error", f"line {line}: amount {text!r} is not in the hand's currency {self.header.currency or 'chips'!r}"
+            )
+        return amount(text)
+
+
+def parse_body(lines: list[str], start: int, header: Callable[[str], Header]) -> Body:
+    """Read a hand block; `HandIntegrityError` names the first line that breaks the grammar."""
+    head = header(lines[0])
+    table = TABLE.match(lines[1]) if len(lines) > 1 else None
+    if table is None:
+        raise HandIntegrityError("parse_error", f"line {start + 1}: no table line after the header")
+    if table["button"] is None:
+        raise HandIntegrityError("parse_error", f"line {start + 1}: the table line names no button seat")
+    body = Body(head, table["table"], int(table["button"]), start)
+    for offset, line in enumerate(lines[2:], start=2):
+        number = start + offset
+        try:
+            if body.in_summary:
+                _summary_line(body, line, number)
+            else:
+                _body_line(body, line, number)
+        except HandIntegrityError as exc:
+            if str(exc).split(": ", 1)[-1].startswith("line "):
+                raise
+            raise HandIntegrityError(exc.kind, f"line {number}: {str(exc).split(': ', 1)[-1]}") from None
+        if not body.junk:
+            body.end = number
+    if not body.in_summary:
+        raise HandIntegrityError("truncated", f"line {start + len(lines) - 1}: the hand ends without its summary")
+    if len(body.seats) < 2:
+        raise HandIntegrityError("parse_error", f"line {start}: fewer than two players dealt in")
+    return body
+
+
+def _not_understood(line: str, number: int) -> HandIntegrityError:
+    shown = line[:60].encode("ascii", "backslashreplace").decode("ascii")
+    return HandIntegrityError("parse_error", f"line {number}: line not understood: {shown!r}")
+
+
+def _body_line(body: Body, line: str, number: int) -> None:
+    # Most lines are "name: verb ..." actions: they are tried first, the rest by their prefix.
+    split = _split_name(body, line)
+    if split is not None:
+        _verb(body, split[0], split[1], number, line)
+    elif line.startswith("*** "):
+        _marker(body, line, number)
+    elif line.startswith("Seat "):
+        _seat(body, line, number)
+    elif line.startswith("Dealt to "):
+        _dealt(body, line, number)
+    elif line.startswith("Uncalled bet"):
+        m = g.UNCALLED.match(line)
+        if m is None:
+            raise _not_understood(line, number)
+        body.returned[m["name"]] = body.returned.get(m["name"], ZERO) + body.money(m["amt"], number)
+    elif ' said, "' in line and (m := g.CHAT.match(line)):
+        body.chats.append((number, m["name"], m["text"]))
+    elif line.strip():
+        _fact(body, line, number)
+
+
+def _dealt(body: Body, line: str, number: int) -> None:
+    m = g.DEALT.match(line)
+    if m is None or m["name"] not in body.seats:
+        raise HandIntegrityError("parse_error", f"line {number}: cards dealt to a player not seated: {line[:60]!r}")
+    if m["cards"]:
+        body.holes[m["name"]] = ("".join(m["cards"].split()), number)
+
+
+def _marker(body: Body, line: str, number: int) -> None:
+    if line.startswith(g.SUMMARY):
+        body.in_summary = True
+        return
+    if m := g.BOARD.match(line):
+        run = m["run"]
+        if run in RUNS:
+            body.run_count = max(body.run_count, RUNS[run])  # later boards: only their count is kept
+        else:
+            body.steps.append(("board", "".join(m["cards"].split()), ZERO, number))
+    elif not g.MARKERS.match(line):
+        raise _not_understood(line, number)
+
+
+def _seat(body: Body, line: str, number: int) -> None:
+    m = g.SEAT.match(line)
+    if m is None:
+        raise HandIntegrityError("parse_error", f"line {number}: seat line not understood: {line[:60]!r}")
+    name = m["name"]
+    if any(tail in m["tail"] for tail in g.SEAT_OUT) or m["tail"].strip().startswith("will be allowed"):
+        body.absent.add(name)  # seated but not dealt in: not a player of this hand
+        return
+    if name in body.seats:
+        raise HandIntegrityError("parse_error", f"line {number}: {name!r} is seated twice")
+    body.seats[name] = int(m["seat"])
+    body.stacks[name] = body.money(m["chips"], number)
+    if m["bounty"]:
+        body.head_bounty[name] = amount(m["bounty"])
+
+
+def _split_name(body: Body, line: str) -> tuple[str, str] | None:
+    """(player, rest) of a 'name: rest' line; the name must be seated (names may hold ': ')."""
+    i = line.find(": ")
+    while i > 0:
+        name = line[:i]
+        if name in body.seats or name in body.absent:
+            return name, line[i + 2 :]
+        i = line.find(": ", i + 1)
+    return None
+
+
+_FAST = {"folds": "fold", "checks": "check", "calls": "call", "bets": "bet", "raises": "raise"}
+
+
+def _verb(body: Body, name: str, rest: str, number: int, line: str) -> None:
+    words = rest.split(" ", 4)
+    fast = _FAST.get(words[0])
+    if fast is not None and name in body.seats:
+        # The five betting verbs without a regex: "calls X", "bets X", "raises X to Y" (+ "and is all-in").
+        if fast in ("fold", "check"):
+            body.steps.append((fast, name, ZERO, number))
+            return
+        if fast == "raise" and len(words) >= 4 and words[2] == "to":
+            body.steps.append((fast, name, body.money(words[3], number), number))
+            return
+        if fast != "raise" and len(words) >= 2:
+            body.steps.append((fast, name, body.money(words[1], number), number))
+            return
+    for pattern, kind in g.VERBS:
+        m = pattern.match(rest)
+        if m is None:
+            continue
+        if kind in ("info", "cashout"):
+            return
+        if name in body.absent:
+            raise HandIntegrityError("parse_error", f"line {number}: {name!r} acts but was not dealt in")
+        if kind == "show":
+            body.shown[name] = ("".join(m["cards"].split()), number)
+        elif kind in ("fold", "check"):
+            body.steps.append((kind, name, ZERO, number))
+        elif kind in ("call", "bet"):
+            body.steps.append((kind, name, body.money(m["a"], number), number))
+        elif kind == "raise":
+            body.steps.append((kind, name, body.money(m["b"], number), number))
+        else:
+            _post(body, name, kind, body.money(m["a"], number))
+        return
+    raise _not_understood(line, number)
+
+
+def _post(body: Body, name: str, kind: str, value: int) -> None:
+    if kind == "ante":
+        body.antes[name] = body.antes.get(name, ZERO) + value
+        return
+    if kind == "dead_and_big":
+        # The small-blind part of "small & big blinds" is dead money (like an ante), the big part live.
+        head = body.header
+        big = head.small if body.header.variant.startswith("F") else head.big
+        live = min(value, big or value)
+        body.antes[name] = body.antes.get(name, ZERO) + value - live
+        value = live
+    body.blinds[name] = body.blinds.get(name, ZERO) + value
+
+
+def _fact(body: Body, line: str, number: int) -> None:
+    if m := g.COLLECTED.match(line):
+        body.collected[m["name"]] = body.collected.get(m["name"], ZERO) + body.money(m["amt"], number)
+    elif m := g.BOUNTY.match(line):
+        _bounty(body, m, number)
+    elif m := g.PLACE.match(line):
+        if m["place"]:
+            body.places[m["name"]] = int(m["place"])
+    elif m := g.WINS_TOURNAMENT.match(line):
+        body.places[m["name"]] = 1
+    elif not g.INFO.search(line):
+        raise _not_understood(line, number)
+
+
+def _bounty(body: Body, m: Any, number: int) -> None:
+    """'A wins the $12.01 bounty for eliminating B' (also split, progressive: cash half + increase)."""
+    losers = [m["loser"]]
+    if m["loser"] not in body.seats and " and " in m["loser"]:
+        losers = m["loser"].split(" and ")
+    cash = amount(m["amt"])
+    increase = amount(m["inc"]) if m["inc"] else ZERO
+    body.bounty_won[m["winner"]] = body.bounty_won.get(m["winner"], ZERO) + cash
+    for loser in losers:
+        if loser not in body.seats:
+            raise HandIntegrityError("parse_error", f"line {number}: bounty for {loser!r}, who is not in the hand")
+        body.knocked_out[loser] = body.knocked_out.get(loser, ZERO) + (cash + increase) // len(losers)
+
+
+def _summary_line(body: Body, line: str, number: int) -> None:
+    if body.junk:
+        body.junk.append(number)
+        return
+    if not line.strip():
+        return
+    if m := g.TOTAL.match(line):
+        body.total_pot = (body.money(m["pot"], number), number)
+        for house in g.HOUSE.finditer(line):
+            body.house += body.money(house["amt"], number)
+    elif m := g.SUMMARY_CARDS.match(line):
+        if m["name"] in body.seats:
+            body.shown.setdefault(m["name"], ("".join(m["cards"].split()), number))
+    elif not g.SUMMARY_OK.match(line) and not g.CHAT.match(line):
+        body.junk.append(number)  # not a summary line: what follows belongs to no hand

@@ -1,0 +1,158 @@
+"""A parsed PokerStars-style hand body -> the `hand.records` value (PHH fields) and its chat lines."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from pipeline.hands.errors import HandIntegrityError
+from pipeline.hands.ids import safe_id
+from pipeline.hands.stars_body import ZERO, Body, ParsedHand
+from pipeline.hands.variants import VARIANTS
+
+CENTS = 100
+
+
+def build(body: Body) -> ParsedHand:
+    """The record, chats and action lines of a parsed hand; wrong totals are rejected here."""
+    head = body.header
+    order = sorted(body.seats, key=lambda p: (body.seats[p] - body.button - 1) % 100)
+    index = {p: i + 1 for i, p in enumerate(order)}
+    scale = _scale(body)
+    hole = VARIANTS[head.variant].hole
+    actions: list[str] = []
+    lines: list[int] = []
+    for p in order:
+        cards, line = body.holes.get(p, ("?" * 2 * hole, body.start))
+        actions.append(f"d dh p{index[p]} {cards}")
+        lines.append(line)
+    street = {p: body.blinds.get(p, ZERO) for p in order}
+    committed = {p: body.antes.get(p, ZERO) for p in order}
+    for kind, name, value, line in body.steps:
+        if kind == "board":
+            actions.append(f"d db {name}")
+            for p in order:
+                committed[p] += street[p]
+            street = dict.fromkeys(order, ZERO)
+        elif kind == "fold":
+            actions.append(f"p{index[name]} f")
+        elif kind in ("check", "call"):
+            street[name] += value
+            actions.append(f"p{index[name]} cc")
+        else:
+            street[name] = value  # a bet is the street total, "raises X to Y" gives Y
+            actions.append(f"p{index[name]} cbr {_chips(value, scale, line)}")
+        lines.append(line)
+    for p in order:
+        committed[p] += street[p] - body.returned.get(p, ZERO)
+    for p in order:
+        if p in body.shown:
+            actions.append(f"p{index[p]} sm {body.shown[p][0]}")
+            lines.append(body.shown[p][1])
+    record = _record(body, order, scale, committed, actions)
+    parsed = ParsedHand(record, _chats(body, order), lines, body.start, body.end, body.junk)
+    parsed.total_error = _check_total(body, sum(committed.values()))
+    return parsed
+
+
+def _scale(body: Body) -> int:
+    """Divisor from hundredths to the record's unit: cents for cash, whole chips when they suffice."""
+    if body.header.currency:
+        return 1  # cash amounts are kept in cents, whatever the stake
+    amounts = [*body.stacks.values(), *body.blinds.values(), *body.antes.values(), *body.collected.values(), body.house]
+    amounts += [v for _, _, v, _ in body.steps]
+    return 1 if any(a % CENTS for a in amounts) else CENTS
+
+
+def _chips(value: int, scale: int, line: int) -> int:
+    units, rest = divmod(value, scale)
+    if rest:
+        raise HandIntegrityError("parse_error", f"line {line}: amount {value / 100} is finer than the hand's unit")
+    return units
+
+
+def _check_total(body: Body, pot: int) -> HandIntegrityError | None:
+    """The summary's total against the bets; judged after the replay, whose reasons are sharper."""
+    if body.total_pot is None:
+        return None
+    total, line = body.total_pot
+    if total == pot:
+        return None
+    return HandIntegrityError(
+        "chips_not_conserved", f"line {line}: 'Total pot {total / 100:g}' but the hand's bets add up to {pot / 100:g}"
+    )
+
+
+def _record(body: Body, order: list[str], scale: int, committed: dict[str, int], actions: list[str]) -> dict[str, Any]:
+    head = body.header
+    hand_id = f"{head.source}-{head.hand}"
+    chips = {p: _chips(body.stacks[p], scale, body.start) for p in order}
+    won = {p: _chips(body.collected.get(p, ZERO), scale, body.start) for p in order}
+    spent = {p: _chips(committed[p], scale, body.start) for p in order}
+    blinds = [_chips(body.blinds.get(p, ZERO), scale, body.start) for p in order]
+    fixed = head.variant.startswith("F")
+    unit = head.small if fixed else head.big
+    min_bet = _chips(unit, scale, body.start) if unit else max([*blinds, 1])
+    record: dict[str, Any] = {
+        "event_id": hand_id,
+        "ts": head.ts,
+        "hand_id": hand_id,
+        "table_id": safe_id(body.table),
+        "game": "tournament" if head.tournament else "cash",
+        "variant": head.variant,
+        "antes": [_chips(body.antes.get(p, ZERO), scale, body.start) for p in order],
+        "blinds_or_straddles": blinds,
+        "min_bet": max(1, min_bet),
+        "starting_stacks": [chips[p] for p in order],
+        "players": [safe_id(p) for p in order],
+        "seats": [body.seats[p] for p in order],
+        "actions": actions,
+        "finishing_stacks": [chips[p] - spent[p] + won[p] for p in order],
+        "winnings": [won[p] for p in order],
+        "rake": _chips(body.house, scale, body.start),
+    }
+    if body.run_count > 1:
+        record["run_count"] = body.run_count
+    if head.level:
+        record["blind_level"] = safe_id(f"level-{head.level}")
+    if head.tournament:
+        record["tournament_id"] = f"{head.source}-t{head.tournament}"
+        # Bounties are prize money, kept in cents whatever the chip unit.
+        heads = {**body.head_bounty, **body.knocked_out}
+        record["bounties"] = {safe_id(p): v for p, v in heads.items() if p in body.seats}
+        out = [p for p in order if p in body.knocked_out or body.places.get(p, 1) > 1]
+        record["eliminated"] = [safe_id(p) for p in out]
+        if body.bounty_won:
+            record["bounties_won"] = {safe_id(p): v for p, v in body.bounty_won.items() if p in body.seats}
+        if body.places:
+            record["places"] = {safe_id(p): v for p, v in body.places.items() if p in body.seats}
+    return record
+
+
+def _chats(body: Body, order: list[str]) -> list[dict[str, Any]]:
+    """Chat lines as `chat.messages` values: the running hand and who was dealt in come along."""
+    if not body.chats:
+        return []
+    head = body.header
+    hand_id = f"{head.source}-{head.hand}"
+    start = datetime.fromisoformat(head.ts)
+    players = [safe_id(p) for p in order]
+    out = []
+    for k, (_line, name, text) in enumerate(body.chats, start=1):
+        value: dict[str, Any] = {
+            "event_id": f"{hand_id}-chat-{k}",
+            # The file gives no time per line: a millisecond apart keeps their order within the hand.
+            "ts": (start + timedelta(milliseconds=k)).isoformat(),
+            "channel": "table",
+            "player_id": safe_id(name),
+            "nickname": name[:64],
+            "text": text[:2000],
+            "client": "desktop",
+            "table_id": safe_id(body.table),
+            "hand_id": hand_id,
+            "players_in_hand": players,
+        }
+        if head.tournament:
+            value["tournament_id"] = f"{head.source}-t{head.tournament}"
+        out.append(value)
+    return out
