@@ -122,3 +122,24 @@ def test_every_flop_variant_has_a_showdown_and_stud_draw_are_carried() -> None:
             assert showdown_for(code).deck
         else:
             assert spec.family in ("stud", "draw")
+
+
+def test_collusion_features_price_omaha_with_omaha_rules() -> None:
+    from pipeline.detectors.hand import build_hand_detectors
+    from pipeline.hands.features import hand_features
+    from pipeline.rules import RulesConfig
+
+    # p2 folds the river to p1's bet holding J-9: a straight in Omaha (J-9 + K-Q-T), a royal flush
+    # if it were hold'em (Jh + the four board hearts). Omaha's rules: p1's 2h-3h flush was ahead, so
+    # the fold gave nothing away; hold'em's would call it folding the nuts.
+    actions = ["d dh p1 AsAc2h3h", "d dh p2 Jh9s9d8c", "d dh p3 7d7s6d6s", "p3 f", "p1 cc", "p2 cc",
+               "d db AhKhQh", "p1 cc", "p2 cc", "d db Th", "p1 cc", "p2 cc", "d db 2c", "p1 cbr 4", "p2 f"]
+    record = _decode(_value("PO", actions, winnings=[4, 0, 0], finishing_stacks=[202, 198, 200]))
+    assert record.replay is not None
+    features = hand_features(record.replay, seed="h", starting_stacks=record.starting_stacks, bounty_won={})
+    fold = features.pairs[(1, 0)]
+    assert fold.folds == 1 and fold.strong_folds == 0
+    board = _cards("AhKhQhTh2c")
+    assert showdown_for("NT").share(_cards("Jh9s9d8c"), _cards("AsAc2h3h"), board) == 1.0  # what hold'em would say
+    for detector in build_hand_detectors(rules=RulesConfig()):
+        assert list(detector.process(record)) == []  # every hand detector takes a PLO hand
