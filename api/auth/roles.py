@@ -50,6 +50,7 @@ ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
     ("POST", "/v1/cases/{case_id}/take-over"): "decide",
     ("POST", "/v1/cases/{case_id}/decisions"): "decide",
     ("GET", "/v1/cases/{case_id}/decisions"): "view",
+    ("POST", "/v1/cases/{case_id}/notes"): "decide",
     ("POST", "/v1/cases/{case_id}/sanctions"): "sanction",
     ("POST", "/v1/cases/{case_id}/appeals"): "senior",
     ("GET", "/v1/sanctions"): "read_sanctions",

@@ -23,7 +23,7 @@ from api.cases.schemas import (
 )
 from api.db import SessionDep
 from api.decisions import service as decisions
-from api.decisions.schemas import DecisionCreate, DecisionPublic, DecisionResult
+from api.decisions.schemas import DecisionCreate, DecisionPublic, DecisionResult, NoteCreate
 from api.deps import ConfigDep, NowDep, PrincipalDep
 from api.errors import InvalidError
 from api.evidence.service import merge
@@ -115,6 +115,12 @@ def router() -> APIRouter:
                                              apply=body.apply, principal=who, now=now)
         return DecisionResult(decision=DecisionPublic.model_validate(decision),
                               sanctions=[SanctionPublic.at(s, now) for s in applied])
+
+    @r.post("/{case_id}/notes", response_model=DecisionPublic)
+    def add_note(case_id: str, body: NoteCreate, session: SessionDep, now: NowDep, who: PrincipalDep) -> DecisionPublic:
+        """An internal note for the next reviewer (no claim needed; the case does not move)."""
+        return DecisionPublic.model_validate(
+            decisions.add_note(session, case_id=case_id, text=body.text, principal=who, now=now))
 
     @r.get("/{case_id}/decisions", response_model=list[DecisionPublic])
     def list_decisions(case_id: str, session: SessionDep) -> list[DecisionPublic]:

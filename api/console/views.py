@@ -39,7 +39,7 @@ from api.console.queue_page import player_url
 from api.console.rules import cite
 from api.db import SessionDep
 from api.decisions import service as decisions
-from api.decisions.schemas import DecisionCreate
+from api.decisions.schemas import DecisionCreate, NoteCreate
 from api.deps import ConfigDep, NowDep
 from api.errors import ServiceError, UnauthorizedError
 from api.evidence.service import merge
@@ -180,6 +180,13 @@ def router() -> APIRouter:
             decisions.decide(session, case_id=case_id, kind=body.kind, reason=body.reason, apply=body.apply,
                              principal=ctx.user, now=now)
         return act(case_id, run, "Decision recorded.", ctx)
+
+    @r.post("/cases/{case_id}/note")
+    def note(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+        def run() -> None:
+            body = NoteCreate(text=ctx.form.get("text", ""))
+            decisions.add_note(session, case_id=case_id, text=body.text, principal=ctx.user, now=now)
+        return act(case_id, run, "Note added.", ctx)
 
     @r.post("/cases/{case_id}/sanction")
     def sanction(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:

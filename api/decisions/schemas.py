@@ -17,8 +17,14 @@ class DecisionCreate(Body):
     apply: bool = False
 
 
+class NoteCreate(Body):
+    """An internal note on a case: for the next reviewer, never shown to the player."""
+
+    text: Reason
+
+
 class DecisionPublic(Public):
-    """A recorded decision."""
+    """A recorded decision (kind `note` for an internal note, which decides nothing)."""
 
     id: str
     case_id: str

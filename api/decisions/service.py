@@ -177,6 +177,21 @@ def apply_confirmed(session: Session, *, case_id: str, principal: Principal, now
     return out
 
 
+def add_note(session: Session, *, case_id: str, text: str, principal: Principal, now: datetime) -> Decision:
+    """An internal note on any case, open or closed, by any reviewer; no claim needed, the case
+    does not move. Stored beside the decisions (kind `note`, which every vote and statistic
+    ignores) so the case's history reads in one list; audited."""
+    cases.get(session, case_id=case_id)
+    note = Decision(id=new_id("dec"), case_id=case_id, kind="note", reason=text, user_id=principal.user_id,
+                    created_at=now)
+    session.add(note)
+    session.flush()
+    audit.append(session, actor=principal.username, action="case.note", entity_type="case", entity_id=case_id,
+                 payload={"decision_id": note.id}, now=now)
+    session.commit()
+    return note
+
+
 def for_case(session: Session, *, case_id: str) -> list[Decision]:
     """Decisions on a case, oldest first."""
     cases.get(session, case_id=case_id)

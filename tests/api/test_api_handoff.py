@@ -109,3 +109,23 @@ def test_console_offers_take_over_to_a_moderator(client, users):
     assert r.status_code == 303
     html = client.get(f"/console/cases/{case_id}").text
     assert "Release" in html and 'id="take-over"' not in html
+
+
+def test_internal_notes_need_no_claim_move_nothing_and_are_audited(client, users):
+    case_id = _case(client)
+    ann, bob = users.headers("analyst", "ann"), users.headers("analyst", "bob")
+    client.post(f"/v1/cases/{case_id}/claim", headers=ann)
+    r = client.post(f"/v1/cases/{case_id}/notes", json={"text": "same player as last week's case"}, headers=bob)
+    assert r.status_code == 200 and r.json()["kind"] == "note"
+    assert client.post(f"/v1/cases/{case_id}/notes", json={"text": " "}, headers=bob).status_code == 422
+    case = client.get(f"/v1/cases/{case_id}", headers=bob).json()
+    assert case["case"]["status"] == "open" and case["case"]["assignee_id"] is not None  # ann keeps her claim
+    assert [d["kind"] for d in case["decisions"]] == ["note"]
+    assert [e["entity_id"] for e in _audit(client, users, "case.note")] == [case_id]
+    # a note is not a vote: ann's dismissal of a non-collusion case still closes it
+    client.post(f"/v1/cases/{case_id}/decisions", json={"kind": "dismiss", "reason": "banter"}, headers=ann)
+    assert client.get(f"/v1/cases/{case_id}", headers=bob).json()["case"]["status"] == "dismissed"
+    assert client.post(f"/v1/cases/{case_id}/notes", json={"text": "closed, for the record"}, headers=bob).status_code == 200
+    login_console(client, users, "analyst", "carol")
+    html = client.get(f"/console/cases/{case_id}").text
+    assert "internal note by bob: same player as last week&#39;s case" in html and 'id="add-note"' in html
