@@ -55,6 +55,7 @@ class Tally:
         self.chats += other.chats
         self.junk_lines += other.junk_lines
         self.reasons.update(other.reasons)
+        self.first.extend(other.first[: max(0, FIRST_REJECTS - len(self.first))])
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
