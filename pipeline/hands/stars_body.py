@@ -160,7 +160,8 @@ def _seat(body: Body, line: str, number: int) -> None:
     if m is None:
         raise HandIntegrityError("parse_error", f"line {number}: seat line not understood: {line[:60]!r}")
     name = m["name"]
-    if any(tail in m["tail"] for tail in g.SEAT_OUT) or m["tail"].strip().startswith("will be allowed"):
+    tail = m["tail"]
+    if tail and (any(out in tail for out in g.SEAT_OUT) or tail.strip().startswith("will be allowed")):
         body.absent.add(name)  # seated but not dealt in: not a player of this hand
         return
     if name in body.seats:

@@ -92,11 +92,15 @@ def amount(text: str) -> int:
 
     Every amount is read as an int in hundredths (cents of cash, hundredths of a chip): exact,
     and several times faster than Decimal; the record divides by 100 when no amount needs them."""
-    digits = text.lstrip(CURRENCY_SYMBOLS).replace(",", "")
+    digits = text.lstrip(CURRENCY_SYMBOLS)
+    if "," in digits:
+        digits = digits.replace(",", "")
+    if digits.isdecimal():
+        return int(digits) * 100  # the common case: whole chips or dollars
     whole, dot, frac = digits.partition(".")
-    if not whole.isdigit() and not (dot and whole == ""):
+    if not whole.isdecimal() and not (dot and whole == ""):
         raise HandIntegrityError("parse_error", f"not an amount: {text[:40]!r}")
-    if frac and (not frac.isdigit() or frac[2:].strip("0")):
+    if frac and (not frac.isdecimal() or frac[2:].strip("0")):
         raise HandIntegrityError("parse_error", f"amount {text[:40]!r} is finer than a hundredth")
     return int(whole or "0") * 100 + (int((frac + "00")[:2]) if frac else 0)
 

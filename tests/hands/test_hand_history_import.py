@@ -162,3 +162,38 @@ def test_import_command_writes_topics_replay_reads_and_a_summary_per_file(tmp_pa
     assert json.loads(rejects.read_text(encoding="utf-8"))["kind"] == "chips_not_conserved"
     outputs = list(replay_lines(lines, build_pipeline(rules=RulesConfig())))
     assert not [o for o in outputs if o["kind"] in ("dead_letter", "detector_error")]
+
+
+def test_a_huge_line_and_a_huge_block_cost_bounded_memory() -> None:
+    import tracemalloc
+
+    from pipeline.hands.history_io import MAX_BLOCK_LINES, MAX_LINE_BYTES
+
+    data = b"\xff" * 3_000_000 + b"\n" + (GOOD + "\n\n").encode() + GOOD.encode().replace(
+        b"*** SUMMARY ***", b"la: checks\n" * (MAX_BLOCK_LINES + 10) + b"*** SUMMARY ***") + b"\n\n" + GOOD.encode()
+    tracemalloc.start()
+    outs = _outcomes(data)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert [type(o).__name__ for o in outs] == ["Junk", "Imported", "Rejected", "Imported"]
+    assert "runs past" in outs[2].reason  # type: ignore[union-attr]
+    assert peak < 8_000_000 + 50 * MAX_LINE_BYTES  # the input itself is ~3 MB; nothing grows with it
+
+
+_KINDS = (FIXTURES / "ps_kinds.txt").read_bytes() + (FIXTURES / "gg_kinds.txt").read_bytes()
+
+
+def test_garbled_history_bytes_never_crash_the_import() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(noise=st.binary(max_size=60), at=st.integers(0, len(_KINDS)), cut=st.integers(0, len(_KINDS)))
+    def check(noise: bytes, at: int, cut: int) -> None:
+        data = (_KINDS[:at] + noise + _KINDS[at:])[: max(cut, at)]
+        for outcome in _outcomes(data):
+            assert isinstance(outcome, Imported | Rejected | Junk)
+            if isinstance(outcome, Rejected):
+                assert outcome.reason and outcome.kind
+
+    check()
