@@ -60,6 +60,7 @@ _DATE = re.compile(r"(?P<d>\d{4}[/-]\d{1,2}[/-]\d{1,2})[ T-]+(?P<t>\d{1,2}:\d{2}
 _AMT = r"[$€£¥₹]?[\d.,]+"
 _STAKES = re.compile(rf"\((?:[^()]*?, )?(?P<a>{_AMT})(?:/(?P<b>{_AMT}))?(?:\s*-\s*(?:Ante )?(?P<ante>{_AMT}))?(?:\s+(?P<iso>[A-Z]{{3}}))?\)")
 _GG_LEVEL = re.compile(rf"Level\s*(?P<lvl>\d+)\s*\((?P<a>{_AMT})/(?P<b>{_AMT})(?:\((?P<ante>{_AMT})\))?\)")
+_BOUNTY_EVENT = re.compile(r"Bounty|PKO|Knockout|KO\b|Mystery", re.IGNORECASE)
 _PS_LEVEL = re.compile(r"Level (?P<lvl>[IVXLCDM\d]+)")
 TABLE = re.compile(r"^Table '(?P<table>.*)'(?P<rest>.*?)(?:Seat #(?P<button>\d+) is the button)?\s*$")
 OFFSETS = {"UTC": 0, "GMT": 0, "Z": 0, "CET": 1, "CEST": 2, "WET": 0, "WEST": 1, "EET": 2, "EEST": 3,
@@ -85,6 +86,8 @@ class Header:
     tournament: str | None
     level: str | None
     ts: str
+    bounty_event: bool = False
+    """The tournament's name says it pays bounties (GGPoker writes no bounty lines or amounts)."""
 
 
 def amount(text: str) -> int:
@@ -162,6 +165,7 @@ def parse_gg_header(line: str) -> Header:
     rest = line[prefix.end():]
     name, code = _variant(rest)
     tournament = _TOURNAMENT.match(rest)
+    event = rest[tournament.end() : rest.find(name)] if tournament else ""
     level = _GG_LEVEL.search(rest)
     if level is not None:
         small, big, ante = level["a"], level["b"], level["ante"]
@@ -177,7 +181,7 @@ def parse_gg_header(line: str) -> Header:
         small=amount(small) if small else None, big=amount(big) if big else None,
         ante=amount(ante) if ante else None, currency="" if tournament else _symbol(small, big, ante),
         tournament=tournament["t"] if tournament else None, level=level["lvl"] if level else None,
-        ts=timestamp(rest),
+        ts=timestamp(rest), bounty_event=_BOUNTY_EVENT.search(event) is not None,
     )
 
 

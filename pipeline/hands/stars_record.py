@@ -119,8 +119,14 @@ def _record(body: Body, order: list[str], scale: int, committed: dict[str, int],
         record["tournament_id"] = f"{head.source}-t{head.tournament}"
         # Bounties are prize money, kept in cents whatever the chip unit.
         heads = {**body.head_bounty, **body.knocked_out}
+        if head.bounty_event:
+            # A bounty on every head, its amount not written (GGPoker): 0 marks "unknown amount", so
+            # the bounty detector sees a bounty hand and no prize is invented.
+            heads = dict.fromkeys(order, 0) | heads
         record["bounties"] = {safe_id(p): v for p, v in heads.items() if p in body.seats}
-        out = [p for p in order if p in body.knocked_out or body.places.get(p, 1) > 1]
+        # Knocked out: named by a bounty or place line, or left with no chips at the end of the hand.
+        busted = {p for i, p in enumerate(order) if record["finishing_stacks"][i] == 0}
+        out = [p for p in order if p in body.knocked_out or body.places.get(p, 1) > 1 or p in busted]
         record["eliminated"] = [safe_id(p) for p in out]
         if body.bounty_won:
             record["bounties_won"] = {safe_id(p): v for p, v in body.bounty_won.items() if p in body.seats}

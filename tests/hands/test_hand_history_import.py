@@ -60,6 +60,8 @@ def test_every_ggpoker_kind_imports() -> None:
     rush = hands["gg-RC100011"]
     assert rush["blinds_or_straddles"] == [60, 25, 0]  # small blind and straddle of one player add up
     assert hands["gg-TM100012"]["tournament_id"] == "gg-t258198994" and hands["gg-TM100012"]["winnings"][2] == 1150
+    pko = hands["gg-TM100013"]  # GGPoker writes no bounty lines: a bounty event, amounts unknown (0)
+    assert pko["bounties"] == {"x1": 0, "x2": 0, "Hero": 0} and pko["eliminated"] == ["x1"]
 
 
 def test_chat_lines_carry_the_running_hand() -> None:
@@ -155,10 +157,10 @@ def test_import_command_writes_topics_replay_reads_and_a_summary_per_file(tmp_pa
     assert importer.run(args, Settings()) == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     topics = [json.loads(line)["topic"] for line in lines]
-    assert topics.count("hand.records") == 15 and topics.count("chat.messages") == 2
+    assert topics.count("hand.records") == 16 and topics.count("chat.messages") == 2
     err = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
     assert [e.get("file", "").rsplit("/", 1)[-1] for e in err[:-1]] == ["bad.txt", "gg_kinds.txt", "ps_kinds.txt"]
-    assert err[0]["rejected"] == 1 and err[-1]["imported"] == 15 and err[-1]["chat_messages"] == 2
+    assert err[0]["rejected"] == 1 and err[-1]["imported"] == 16 and err[-1]["chat_messages"] == 2
     assert json.loads(rejects.read_text(encoding="utf-8"))["kind"] == "chips_not_conserved"
     outputs = list(replay_lines(lines, build_pipeline(rules=RulesConfig())))
     assert not [o for o in outputs if o["kind"] in ("dead_letter", "detector_error")]
