@@ -60,16 +60,16 @@ def seed_tags(url: str, *, n_cases: int, n_detailed: int) -> None:
                 "seat": "seat.hit_and_run", "hand": "hand.chip_dumping"}
     langs = ("en", "vi", "id", "ru", "hu")
     with psycopg.connect(dsn) as conn, conn.cursor() as cur:
-        with cur.copy("COPY case_tags (tag, case_id) FROM STDIN") as copy:
+        with cur.copy("COPY case_tags (tag, case_id, family) FROM STDIN") as copy:
             for i in range(n_cases):
                 cid = f"case_{i:010d}"
                 family = FAMILIES[i % 5]
-                copy.write_row((f"det:{detector[family]}", cid))
-                copy.write_row((f"table:t{i % 50_000}", cid))
+                copy.write_row((f"det:{detector[family]}", cid, family))
+                copy.write_row((f"table:t{i % 50_000}", cid, family))
                 if family == "chat":
-                    copy.write_row((f"lang:{langs[(i // 5) % 5]}", cid))
+                    copy.write_row((f"lang:{langs[(i // 5) % 5]}", cid, family))
                 if i < n_detailed:
-                    copy.write_row(("nick:nick", cid) if i % 100 else (f"nick:nick{i}", cid))
+                    copy.write_row(("nick:nick", cid, family) if i % 100 else (f"nick:nick{i}", cid, family))
         conn.commit()
         conn.autocommit = True
         cur.execute("VACUUM ANALYZE")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from api.db import Base, UtcDateTime
@@ -20,6 +20,7 @@ class Case(Base):
     __table_args__ = (
         Index("ix_cases_status_created", "status", "created_at"),
         Index("ix_cases_subject", "subject_id", "created_at"),
+        Index("ix_cases_category", "category", "family", "status", "id"),
     )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
@@ -83,7 +84,34 @@ class CaseTag(Base):
     players, nicknames, tables, tournaments, hands, reporters. One index seek per filter or search."""
 
     __tablename__ = "case_tags"
-    __table_args__ = (Index("ix_case_tags_case", "case_id"),)
+    __table_args__ = (Index("ix_case_tags_case", "case_id"),
+                      Index("ix_case_tags_family", "tag", "family", "case_id"))
 
     tag: Mapped[str] = mapped_column(String(200), primary_key=True)
     case_id: Mapped[str] = mapped_column(ForeignKey("cases.id"), primary_key=True)
+    family: Mapped[str | None] = mapped_column(String(16))
+    """The case's family (fixed for its life): the queue's tag filters within a family seek
+    `(tag, family)` (migration 0007)."""
+
+Index("ix_cases_findings_rank", Case.family, Case.status, Case.finding_count, Case.id)
+Index("ix_cases_score_rank", Case.family, Case.status, Case.max_score, Case.id)
+"""The `findings` and `score` sorts (descending: the index read backwards) within one family and status."""
+
+
+class CaseCount(Base):
+    """Cases per (family, status) as signed deltas, written by database triggers on `cases`
+    (migration 0007, `api.cases.counters`): every insert, delete and change of family or status adds
+    rows here in the same transaction, so the exact tab counts are a sum over a few hundred rows.
+
+    Append-only (no row is updated), so concurrent writers never wait on or deadlock over a
+    counter; readers fold the deltas into one row per group now and then. A migration that rebuilds
+    `cases` on SQLite (batch mode copies the table) must recreate the triggers.
+    """
+
+    __tablename__ = "case_counts"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    family: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))
+    n: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"))

@@ -2,8 +2,11 @@
 tournaments, hands, reporters), as `kind:value` strings in `case_tags`.
 
 The queue filters (detector, language) and the search box (player id, nickname, table, tournament,
-hand id) become one index lookup on `(tag, case_id)` instead of a scan of the findings' JSON. Tags
-are append-only: a case only gains findings, so a tag, once true of a case, stays true.
+hand id) become one index lookup on `(tag, case_id)` instead of a scan of the findings' JSON. Each
+tag row also carries the case's family (which never changes), so a filter within one family seeks
+`(tag, family)`: a detector or language that never occurs in a family is an empty range, not a scan
+of every tagged case (migration 0007). Tags are append-only: a case only gains findings, so a tag,
+once true of a case, stays true.
 """
 
 from __future__ import annotations
@@ -74,12 +77,12 @@ def _evidence_tags(ev: dict[str, Any]) -> Iterator[str]:
             yield tag("reporter", rep["reporter_id"])
 
 
-def add(session: Session, *, pairs: Iterable[tuple[str, dict[str, Any]]]) -> None:
-    """Store the tags of (case_id, finding document) pairs; repeats are ignored."""
-    rows = sorted({(t, case_id) for case_id, doc in pairs for t in tags_of(doc)})
-    for start in range(0, len(rows), 5_000):
-        insert_many_ignore(session, CaseTag, [{"tag": t, "case_id": c} for t, c in rows[start:start + 5_000]],
-                           ("tag", "case_id"))
+def add(session: Session, *, rows: Iterable[tuple[str, str, dict[str, Any]]]) -> None:
+    """Store the tags of (case_id, family, finding document) triples; repeats are ignored."""
+    out = sorted({(t, case_id, family[:16]) for case_id, family, doc in rows for t in tags_of(doc)})
+    for start in range(0, len(out), 5_000):
+        insert_many_ignore(session, CaseTag, [{"tag": t, "case_id": c, "family": f}
+                                              for t, c, f in out[start:start + 5_000]], ("tag", "case_id"))
 
 
 def rebuild(session: Session, *, case_ids: Iterable[str]) -> None:
@@ -90,8 +93,9 @@ def rebuild(session: Session, *, case_ids: Iterable[str]) -> None:
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         session.execute(delete(CaseTag).where(CaseTag.case_id.in_(chunk)))
-        docs = session.execute(select(FindingRow.case_id, FindingRow.document).where(FindingRow.case_id.in_(chunk)))
-        add(session, pairs=[(c, d) for c, d in docs])
+        docs = session.execute(select(FindingRow.case_id, FindingRow.family, FindingRow.document)
+                               .where(FindingRow.case_id.in_(chunk)))
+        add(session, rows=[(c, fam, d) for c, fam, d in docs])
 
 
 def _first(value: Any) -> str | None:

@@ -28,6 +28,7 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("POST", "/console/login"): "public",
     ("POST", "/console/logout"): "self",
     ("GET", "/console/"): "view",
+    ("GET", "/console/queue-counts"): "view",
     ("GET", "/console/cases/{case_id}"): "view",
     ("POST", "/console/cases/bulk-close"): "sanction",
     ("POST", "/console/saved-views"): "view",

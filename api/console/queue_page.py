@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from api.auth import service as auth
@@ -64,6 +64,19 @@ def install(r: APIRouter, page: PageFn) -> None:
         except ServiceError as exc:
             return page("error.html", ctx, exc.status_code, message=f"Queue: {exc.message}")
         return render_queue(page, ctx, session=session, query=query, f=f, sort=sort, result=result, now=now)
+
+    @r.get("/queue-counts")
+    def queue_counts(request: Request, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> JSONResponse:
+        """The tab counts of a filtered queue, fetched by the page after it is drawn: each is a
+        bounded count of its own, too slow to hold the page for (a plain queue's are exact and inline)."""
+        try:
+            f, _ = filter_of(query_of(request.query_params), me=ctx.user.user_id)
+            c = queue.tab_counts(session, f=f, now=now)
+        except ServiceError as exc:
+            return JSONResponse({"detail": exc.message}, status_code=exc.status_code)
+        shown = {"families": {k: count_text(v, c) for k, v in c.families.items()},
+                 "statuses": {k: count_text(v, c) for k, v in c.statuses.items()}}
+        return JSONResponse(shown, headers={"Cache-Control": "private, max-age=10"})
 
     @r.post("/saved-views")
     def save_view(ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -126,7 +139,9 @@ def bulk_request(form: Mapping[str, str], *, query: Mapping[str, str], me: str) 
 def render_queue(page: PageFn, ctx: ConsoleContext, *, session: Any, query: dict[str, str], f: queue.QueueFilter,
                  sort: str, result: queue.Page, now: datetime) -> HTMLResponse:
     """The queue page for a resolved filter and page."""
-    counts = queue.tab_counts(session, f=f, now=now)
+    # Exact tab counts come from the counters when only family and status are chosen; under other
+    # filters the page asks for them after it is drawn (`/console/queue-counts`).
+    counts = queue.tab_counts(session, f=f, now=now) if queue.is_plain(f) else None
     matching = queue.count(session, f=f, now=now, cap=BULK_MAX)
     names = auth.usernames(session, user_ids={c.assignee_id for c in result.items if c.assignee_id})
     family = query["family"]
@@ -136,9 +151,15 @@ def render_queue(page: PageFn, ctx: ConsoleContext, *, session: Any, query: dict
         status=f.status, sort=sort, families=queue.FAMILIES, statuses=(*queue.STATUSES, *queue.STATUS_GROUPS),
         counts=counts, matching=matching, bulk_max=BULK_MAX, categories=categories, ages=tuple(queue.AGES),
         now=now, snapshot=now.isoformat(), names=names, views=saved_views.mine(session, user_id=ctx.user.user_id),
+        counts_url=f"{PREFIX}/queue-counts?" + urlencode(query),
         link=lambda **kw: link(query, **kw), sla_state=lambda c: sla.state(c, now=now), age=age_text,
         player_url=player_url, view_link=lambda v: link(v.params), me=ctx.user.user_id,
     )
+
+
+def count_text(value: int, counts: queue.TabCounts) -> str:
+    """A tab count as shown: "10000+" past the cap of a bounded count."""
+    return f"{counts.cap}+" if not counts.exact and value > counts.cap else str(value)
 
 
 def player_url(player_id: str) -> str:

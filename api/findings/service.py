@@ -66,8 +66,8 @@ def _store(session: Session, *, findings: list[Finding], now: datetime, result: 
                     for f in findings if f.finding_id in inserted
                     for i, p in enumerate(dict.fromkeys(f.players)) if i > 0),
                    key=lambda r: (str(r["finding_id"]), str(r["player_id"])))
-    tags.add(session, pairs=[(str(r["case_id"]), r["document"]) for r in rows  # type: ignore[misc]
-                             if r["finding_id"] in inserted])
+    tags.add(session, rows=[(str(r["case_id"]), str(r["family"]), r["document"]) for r in rows  # type: ignore[misc]
+                            if r["finding_id"] in inserted])
     if named:  # only findings this batch inserted: no conflict possible, so a plain insert
         session.execute(insert(FindingPlayer), named)
     actions: list[tuple[ActionProposal, str, str]] = []

@@ -62,6 +62,24 @@
     el.addEventListener("change", function () { el.form.submit(); });
   });
 
+  // A filtered queue's tab counts arrive after the page (each is a bounded count of its own).
+  document.querySelectorAll("[data-counts]").forEach(function (el) {
+    fetch(el.getAttribute("data-counts"), { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (c) {
+        if (!c) { return; }
+        document.querySelectorAll("[data-family]").forEach(function (span) {
+          var v = c.families[span.getAttribute("data-family")];
+          if (v !== undefined) { span.textContent = v; }
+        });
+        document.querySelectorAll("option[data-status]").forEach(function (opt) {
+          var v = c.statuses[opt.getAttribute("data-status")];
+          if (v !== undefined) { opt.textContent = opt.value + " (" + v + ")"; }
+        });
+      })
+      .catch(function () { /* the counts are a convenience: the queue works without them */ });
+  });
+
   // Re-fetch the page and swap in the fresh copy of each element marked data-poll="ms".
   document.querySelectorAll("[data-poll][id]").forEach(function (el) {
     var every = parseInt(el.getAttribute("data-poll"), 10) || 2000;
