@@ -71,9 +71,11 @@ WARMUP_S = 4.0
 class Traffic:
     """The chat topic as this bench filled it: next event number and the partitions' ends."""
 
-    def __init__(self) -> None:
+    def __init__(self, client: str = "kafka-python", codec: str = "none") -> None:
         self.next_id = 0
         self.ends: Ends = {}
+        self.client, self.codec = client, codec
+        """Who produces the throughput runs' chat (`--client`, `--codec`)."""
 
     def take(self, n: int) -> int:
         """Reserve n event numbers; the first."""
@@ -95,7 +97,8 @@ def runtime_rate(bootstrap: str, api_url: str, traffic: Traffic, n: int, prefix:
         produced: dict[str, float] = {}
 
         def produce() -> None:
-            produced["rate"] = produce_chat(bootstrap, traffic.take(n), n, traffic.ends)
+            produced["rate"] = produce_chat(bootstrap, traffic.take(n), n, traffic.ends, client=traffic.client,
+                                            codec=traffic.codec)
 
         # The producer runs beside the watch loop, as game servers would.
         thread = threading.Thread(target=produce, daemon=True)
@@ -251,6 +254,10 @@ def parse_args() -> argparse.Namespace:
                         help="enforcement phase on PostgreSQL: API worker counts to run (comma-separated)")
     parser.add_argument("--no-single", action="store_true", help="skip the 1-process throughput runs")
     parser.add_argument("--no-real-api", action="store_true", help="skip produce -> enforcement event via `railbird api`")
+    parser.add_argument("--client", choices=["kafka-python", "librdkafka"], default="kafka-python",
+                        help="the game servers' producer in the throughput runs (latency phases: kafka-python)")
+    parser.add_argument("--codec", choices=["none", "gzip", "snappy", "lz4", "zstd"], default="none",
+                        help="the game servers' compression.type in the throughput runs")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results file (default bench/results/e2e.json)")
     return parser.parse_args()
 
@@ -271,11 +278,12 @@ def main() -> None:
     topics = lane_topics([CHAT], "railbird")
     store = IngestStore()
     modes: dict[str, Any] = {}
-    traffic = Traffic()
+    traffic = Traffic(args.client, args.codec)
     with EmbeddedBroker(port=free_port(), log_path=logdir / "broker.log") as broker, serve_review_api(store) as url:
         ensure_topics(broker.bootstrap, partitions=args.partitions,
                       topics=[*topics, *internal_topics(topics), ENFORCEMENT])
-        produce_chat(broker.bootstrap, traffic.take(args.messages), args.messages, traffic.ends)
+        produce_chat(broker.bootstrap, traffic.take(args.messages), args.messages, traffic.ends,
+                     client=traffic.client, codec=traffic.codec)
         bare = [bare_consume(broker.bootstrap, args.messages, f"bench-bare-{run}") for run in range(args.runs)]
         print(f"bare kafka-python loop: {statistics.median(bare):,.0f} msg/s", flush=True)
         for mode in [m for m in args.modes.split(",") if m]:
@@ -292,6 +300,8 @@ def main() -> None:
         "bench": "e2e_throughput",
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg_at_end": os.getloadavg()},
         "messages": args.messages,
+        "producer_client": args.client,
+        "producer_codec": args.codec,
         "partitions": args.partitions,
         "processes": args.processes,
         "registry_detectors": sorted(detectors),
