@@ -186,3 +186,36 @@ def test_the_hand_replayer_steps_through_the_streets(tmp_path, kafka_broker):
         expect(page.locator("[data-replayer] [data-step]:visible")).to_have_count(4)
         assert serious_violations(page) == []
         browser.close()
+
+
+FRAGMENTS = {"/console/queue-counts"}
+"""GET routes that answer a piece of a page (loaded into the queue), checked inside that page."""
+
+
+def test_every_console_page_passes_the_accessibility_check(tmp_path, kafka_broker):
+    from playwright.sync_api import sync_playwright
+
+    from api.console.guard import CONSOLE_PERMISSIONS
+
+    findings = [_restriction(1), _bounty_agreement()]
+    with live_console(tmp_path, kafka_broker.bootstrap, people=PEOPLE, findings=findings) as live, sync_playwright() as pw:
+        fill = {"{case_id}": live.case_ids[0], "{player_id}": "p-alice"}
+        pages = sorted(path for (method, path), _ in CONSOLE_PERMISSIONS.items()
+                       if method == "GET" and path not in FRAGMENTS)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        page = browser.new_context(bypass_csp=True).new_page()
+        found: dict[str, list[str]] = {}
+        for who, password in (("sam", "senior-pass-1"), ("ada", "admin-pass-1")):
+            _login(page, live.base, who, password)
+            for template in pages:
+                path = template
+                for key, value in fill.items():
+                    path = path.replace(key, value)
+                response = page.goto(f"{live.base}{path}")
+                if response is not None and response.status == 200:
+                    found[f"{who} {path}"] = serious_violations(page)
+            _logout(page)
+        browser.close()
+    assert len(found) >= len(pages)  # each page seen by at least one of the two roles
+    bad = {page: v for page, v in found.items() if v}
+    assert not bad, "\n".join(f"{p}: {v}" for p, v in bad.items())
