@@ -15,7 +15,7 @@ from kafka import TopicPartition
 from kafka.errors import UnsupportedCodecError
 
 from consumers.health import Readiness
-from consumers.poison import SkipRequest
+from consumers.poison import SkipBook, SkipFeed, SkipRequest
 from pipeline.contracts import CHAT, DeadLetter
 from tests.consumers.kafka_fakes import FakeConsumer, FakeRecord, step
 from tests.consumers.review_api_double import IngestStore
@@ -152,3 +152,15 @@ def test_skip_requests_round_trip_as_json() -> None:
     again = SkipRequest.model_validate_json(json.dumps(json.loads(request.model_dump_json())))
     assert again == request and again.covers(TopicPartition(CHAT, 3), 11)
     assert not again.covers(TopicPartition(CHAT, 3), 12) and not again.covers(TopicPartition(CHAT, 2), 11)
+
+
+def test_the_control_feed_ignores_an_unreadable_request_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    book = SkipBook()
+    feed = SkipFeed(bootstrap="unused:9092", topic="railbird.control", book=book)
+    good = SkipRequest(topic=CHAT, partition=0, from_offset=2, to_offset=5, reason="r", requested_at=datetime.now(UTC))
+    with caplog.at_level(logging.WARNING, logger="railbird.consumer"):
+        feed._read(b"{not json", 7)
+        feed._read(json.dumps({"topic": CHAT, "partition": -1}).encode(), 8)
+        feed._read(good.model_dump_json().encode(), 9)
+    assert [r.offset for r in caplog.records if "unreadable skip request" in r.getMessage()] == [7, 8]  # type: ignore[attr-defined]
+    assert book.covering(TP0, 3) == good and book.covering(TP0, 5) is None
