@@ -9,8 +9,11 @@ saved views included):
 - queue with filters: family x status x one of (none, category, detector, language, age, assignee
   none, automatic-already, sort by age/score/findings), first pages and pages by cursor;
 - search: a player id, a nickname, a table (status `all`, every family);
-- player page: a player with cases (and findings for some).
-Target p95 <= 300 ms per kind (issue 20). Writes bench/results/console_latency.json.
+- player page: a player with cases (and findings for some);
+- case page of one open chat case with 1,000 findings;
+- the tab counts a filtered queue page loads after it is drawn (`/console/queue-counts`; not a page,
+  reported apart).
+Target p95 <= 300 ms per page kind (issue 20). Writes bench/results/console_latency.json.
 
     .venv/bin/python -m bench.console_latency [--cases 1000000] [--requests 400]
 """
@@ -23,7 +26,7 @@ import os
 import random
 import re
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -31,7 +34,7 @@ import psycopg
 
 from api.auth import service as auth
 from api.db import make_engine, make_sessions, migrate
-from bench.api_latency import ADMIN_DSN, FAMILIES, seed, serve, summary
+from bench.api_latency import ADMIN_DSN, FAMILIES, T0, seed, serve, summary
 from consumers.broker import free_port
 
 RESULTS = Path(__file__).resolve().parent / "results" / "console_latency.json"
@@ -73,6 +76,38 @@ def seed_tags(url: str, *, n_cases: int, n_detailed: int) -> None:
         conn.commit()
         conn.autocommit = True
         cur.execute("VACUUM ANALYZE")
+
+
+BIG_CASE = "case_big_1000"
+
+
+def seed_big_case(url: str, *, findings: int = 1_000) -> None:
+    """One open chat case with `findings` findings (a chat line each, as ingestion stores them, a
+    detector and language tag, nicknames) and a proposal: the case page's worst case in issue 20."""
+    dsn = url.replace("postgresql+psycopg", "postgresql")
+    with psycopg.connect(dsn) as conn, conn.cursor() as cur:
+        cur.execute("INSERT INTO cases (id, family, category, rule, subject_id, incident, open_key, status, priority, "
+                    "max_score, finding_count, summary, created_at, updated_at, reopened) VALUES (%s, 'chat', "
+                    "'insult', 'chat.3', 'p-big', 'table:t-big', 'chat|p-big|table:t-big', 'open', 90, 0.95, %s, "
+                    "'insults at t-big', %s, %s, 0)", (BIG_CASE, findings, T0, T0))
+        with cur.copy("COPY findings (finding_id, case_id, detector, rule, family, category, score, subject_id, "
+                      "players, ts, summary, document, ingested_at) FROM STDIN") as copy:
+            for k in range(findings):
+                ts = T0 + timedelta(seconds=30 * k)
+                doc = {"finding_id": f"fbig{k}", "detector": "chat.lexicon", "family": "chat", "category": "insult",
+                       "players": ["p-big"], "table_id": "t-big", "evidence": {"language": "en", "messages": [{
+                           "event_id": f"mbig{k}", "ts": ts.isoformat(), "player_id": "p-big", "nickname": "BigMouth",
+                           "table_id": "t-big", "channel": "table", "text": f"you are an idiot number {k}",
+                           "spans": [{"start": 11, "end": 16, "label": "insult"}]}]}}
+                copy.write_row((f"fbig{k}", BIG_CASE, "chat.lexicon", "chat.3", "chat", "insult", 0.95, "p-big",
+                                json.dumps(["p-big"]), ts, f"p-big insulted the table ({k + 1} lines)",
+                                json.dumps(doc), ts))
+        cur.execute("INSERT INTO case_actions (action_id, case_id, finding_id, disposition, kind, scope, scope_value, "
+                    "player_id, starts_at, expires_at, reason, rule, status) VALUES ('abig', %s, 'fbig0', 'proposed', "
+                    "'chat_ban', 'feature', 'chat', 'p-big', %s, NULL, 'insult', 'chat.3', 'pending')", (BIG_CASE, T0))
+        for t in ("det:chat.lexicon", "lang:en", "table:t-big", "nick:bigmouth"):
+            cur.execute("INSERT INTO case_tags (tag, case_id, family) VALUES (%s, %s, 'chat')", (t, BIG_CASE))
+        conn.commit()
 
 
 def moderator(url: str) -> None:
@@ -139,6 +174,31 @@ def player_pages(client: httpx.Client, n: int, rng: random.Random, n_detailed: i
     return [timed(client, f"/console/players/{pid()}")[0] for _ in range(n)]
 
 
+def count_requests(client: httpx.Client, n: int, rng: random.Random) -> list[float]:
+    """The tab counts a filtered queue page fetches after it is drawn (`/console/queue-counts`)."""
+    out: list[float] = []
+    filters = [f for f in FILTERS if f and "sort" not in f]
+    for _ in range(n):
+        t = time.perf_counter()
+        r = client.get("/console/queue-counts", params={"family": rng.choice(FAMILIES), "status": rng.choice(STATUSES),
+                                                        **rng.choice(filters)})
+        out.append((time.perf_counter() - t) * 1000)
+        if r.status_code != 200:
+            raise SystemExit(f"queue-counts -> {r.status_code}: {r.text[:300]}")
+    return out
+
+
+def big_case_pages(client: httpx.Client, n: int) -> list[float]:
+    """The console page of the 1,000-finding case."""
+    out = []
+    for _ in range(n):
+        ms, html = timed(client, f"/console/cases/{BIG_CASE}")
+        out.append(ms)
+    if "BigMouth" not in html and "p-big" not in html:
+        raise SystemExit("the big case page does not show its case")
+    return out
+
+
 def main() -> None:
     """Seed, serve, measure, write the results."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -153,6 +213,7 @@ def main() -> None:
     t = time.perf_counter()
     seed(url, n_cases=args.cases, n_detailed=args.detailed)
     seed_tags(url, n_cases=args.cases, n_detailed=args.detailed)
+    seed_big_case(url)
     seed_s = time.perf_counter() - t
     print(f"seeded {args.cases:,} cases with tags in {seed_s:.0f}s", flush=True)
     moderator(url)
@@ -166,19 +227,23 @@ def main() -> None:
             queue_pages(client, 40, rng)  # warm-up
             search_pages(client, 20, rng, args.cases)
             player_pages(client, 20, rng, args.detailed)
+            big_case_pages(client, 5)
+            count_requests(client, 10, rng)
             for run in range(args.runs):
                 load = os.getloadavg()[0]
                 result = {"load_average_1m": round(load, 2),
                           "queue_filtered": summary(queue_pages(client, args.requests, rng)),
                           "search": summary(search_pages(client, args.requests // 2, rng, args.cases)),
-                          "player_page": summary(player_pages(client, args.requests // 2, rng, args.detailed))}
+                          "player_page": summary(player_pages(client, args.requests // 2, rng, args.detailed)),
+                          "case_page_1000_findings": summary(big_case_pages(client, args.requests // 8)),
+                          "filtered_tab_counts_after_page": summary(count_requests(client, args.requests // 4, rng))}
                 runs.append(result)
                 print(f"run {run + 1}: " + ", ".join(f"{k} p95 {v['p95_ms']} ms (median {v['median_ms']})"  # type: ignore[index]
                                                      for k, v in result.items() if isinstance(v, dict)), flush=True)
     finally:
         proc.terminate()
         proc.wait(10)
-    kinds = ("queue_filtered", "search", "player_page")
+    kinds = ("queue_filtered", "search", "player_page", "case_page_1000_findings", "filtered_tab_counts_after_page")
     medians = {k: {"p95_ms_median_of_runs": sorted(r[k]["p95_ms"] for r in runs)[len(runs) // 2],  # type: ignore[index]
                    "median_ms_median_of_runs": sorted(r[k]["median_ms"] for r in runs)[len(runs) // 2]}  # type: ignore[index]
                for k in kinds}
