@@ -47,7 +47,9 @@ def decide(session: Session, *, case_id: str, kind: str, reason: str, apply: boo
                         user_id=principal.user_id, created_at=now)
     session.add(decision)
     session.flush()
-    _transition(session, case=case, kind=effect, now=now)
+    # A moderator who confirms is the next role themself: they keep the claim to enforce at once.
+    keeps_claim = effect == "confirm" and allowed("sanction", principal.role)
+    _transition(session, case=case, kind=effect, now=now, keep_claim=keeps_claim)
     payload = {"decision_id": decision.id, "reason": reason, "status": case.status}
     if effect != kind:
         payload["four_eyes"] = "waiting for another reviewer"
@@ -79,7 +81,7 @@ def _effect(session: Session, *, case: Case, kind: str, principal: Principal) ->
     return "escalate"
 
 
-def _transition(session: Session, *, case: Case, kind: str, now: datetime) -> None:
+def _transition(session: Session, *, case: Case, kind: str, now: datetime, keep_claim: bool = False) -> None:
     if kind == "dismiss":
         cases.close(case, status="dismissed", now=now)
         session.execute(update(CaseAction).where(CaseAction.case_id == case.id, CaseAction.status == "pending")
@@ -87,9 +89,10 @@ def _transition(session: Session, *, case: Case, kind: str, now: datetime) -> No
         return
     case.updated_at = now
     # Every decision hands the case on: a confirmed case goes to the moderators' queue, an escalated
-    # one to the seniors', a held one back to the pool. Keeping the decider's claim stalled the
+    # one to the seniors', a held one back to the pool. Keeping an analyst's claim stalled the
     # hand-off for the claim's whole TTL.
-    case.assignee_id, case.claim_expires_at = None, None
+    if not keep_claim:
+        case.assignee_id, case.claim_expires_at = None, None
     if kind == "confirm":
         # A confirmed case stops absorbing findings: what the player does after the decision opens a
         # follow-up case (same family, subject and incident; the case page links it), so the case a

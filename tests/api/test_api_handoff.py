@@ -129,3 +129,13 @@ def test_internal_notes_need_no_claim_move_nothing_and_are_audited(client, users
     login_console(client, users, "analyst", "carol")
     html = client.get(f"/console/cases/{case_id}").text
     assert "internal note by bob: same player as last week&#39;s case" in html and 'id="add-note"' in html
+
+
+def test_a_moderator_who_confirms_keeps_the_claim_to_enforce(client, users):
+    case_id = _case(client)
+    mod = users.headers("moderator", "mo")
+    client.post(f"/v1/cases/{case_id}/claim", headers=mod)
+    assert client.post(f"/v1/cases/{case_id}/decisions", json={"kind": "confirm", "reason": "r"},
+                       headers=mod).status_code == 200
+    body = {"kind": "chat_ban", "scope": "feature", "scope_value": "chat", "reason": "ban"}
+    assert client.post(f"/v1/cases/{case_id}/sanctions", json=body, headers=mod).status_code == 200
