@@ -19,11 +19,14 @@ from pydantic import ValidationError
 
 from pipeline.contracts.chat import ChatMessage
 from pipeline.contracts.hand import HandRecord
+from pipeline.contracts.seat import SeatActivity
 from pipeline.hands import ggpoker, pokerstars
 from pipeline.hands.errors import HandIntegrityError
 from pipeline.hands.history_io import Block, numbered_lines, split_blocks
 from pipeline.hands.phh import parse_phh, parse_phh_all
+from pipeline.hands.seating import SeatTracker
 from pipeline.hands.stars_body import ParsedHand
+from pipeline.hands.stars_header import TABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,11 +36,13 @@ class TextFormat:
     name: str
     is_header: Callable[[str], bool]
     parse_block: Callable[[list[str], int], ParsedHand]
+    source: str
+    """Prefix of the ids made from its hands ('ps', 'gg')."""
 
 
 TEXT_FORMATS: dict[str, TextFormat] = {
-    "pokerstars": TextFormat("pokerstars", pokerstars.is_header, pokerstars.parse_block),
-    "ggpoker": TextFormat("ggpoker", ggpoker.is_header, ggpoker.parse_block),
+    "pokerstars": TextFormat("pokerstars", pokerstars.is_header, pokerstars.parse_block, "ps"),
+    "ggpoker": TextFormat("ggpoker", ggpoker.is_header, ggpoker.parse_block, "gg"),
 }
 PHH_SUFFIXES = (".phh", ".phhs")
 
@@ -63,6 +68,15 @@ class Rejected:
 
 
 @dataclass(frozen=True, slots=True)
+class Seats:
+    """`seat.activity` values (JSON, validated) a hand shows against its table's previous hand;
+    yielded before that hand's own outcome."""
+
+    values: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class Junk:
     """Lines outside any hand (before the first header, binary junk after a summary)."""
 
@@ -70,7 +84,7 @@ class Junk:
     count: int
 
 
-Outcome = Imported | Rejected | Junk
+Outcome = Imported | Rejected | Junk | Seats
 
 
 def _compact(value: dict[str, Any]) -> str:
@@ -124,7 +138,23 @@ def _chat_outcomes(imported: Imported) -> tuple[tuple[str, ...], list[Rejected]]
     return tuple(good), bad
 
 
-def _block_outcomes(block: Block) -> Iterator[Outcome]:
+def _seat_outcomes(parsed: ParsedHand, seats: SeatTracker) -> Iterator[Outcome]:
+    if parsed.body is None:
+        return
+    good = []
+    for value in seats.observe(parsed.body):
+        text = _compact(value)
+        try:
+            SeatActivity.model_validate_json(text)
+        except ValidationError as exc:
+            yield Rejected(parsed.start, "invalid", f"seat event: {_field_reason(exc)}", topic="seat.activity")
+            continue
+        good.append(text)
+    if good:
+        yield Seats(tuple(good), parsed.start)
+
+
+def _block_outcomes(block: Block, seats: SeatTracker | None = None) -> Iterator[Outcome]:
     if not block.hand:
         yield Junk(block.start, len(block.lines))
         return
@@ -135,11 +165,15 @@ def _block_outcomes(block: Block) -> Iterator[Outcome]:
     try:
         parsed = fmt.parse_block(block.lines, block.start)
     except HandIntegrityError as exc:
+        if seats is not None and len(block.lines) > 1 and (table := TABLE.match(block.lines[1])):
+            seats.broken(fmt.source, table["table"])  # hands of this table may be missing from here on
         reason = str(exc).split(": ", 1)[-1]
         lost = sum(' said, "' in line for line in block.lines)
         suffix = f" ({lost} chat lines in it not imported)" if lost else ""
         yield Rejected(block.start, exc.kind, reason + suffix)
         return
+    if seats is not None:
+        yield from _seat_outcomes(parsed, seats)  # a rejected hand still shows who sat where
     verdict = validate_hand(parsed)
     if isinstance(verdict, Imported):
         chats, bad = _chat_outcomes(verdict)
@@ -159,10 +193,11 @@ def _is_header(line: str) -> bool:
     return line.startswith(_HEADER_STARTS) and any(f.is_header(line) for f in TEXT_FORMATS.values())
 
 
-def text_outcomes(stream: BinaryIO) -> Iterator[Outcome]:
-    """Every hand of a PokerStars / GGPoker text stream, in order, in bounded memory."""
+def text_outcomes(stream: BinaryIO, seats: SeatTracker | None = None) -> Iterator[Outcome]:
+    """Every hand of a PokerStars / GGPoker text stream, in order, in bounded memory; with a
+    `SeatTracker`, the seat events each hand shows (`Seats`) come before its outcome."""
     for block in split_blocks(numbered_lines(stream), _is_header):
-        yield from _block_outcomes(block)
+        yield from _block_outcomes(block, seats)
 
 
 def phh_outcomes(path: Path) -> Iterator[Outcome]:
@@ -178,10 +213,11 @@ def phh_outcomes(path: Path) -> Iterator[Outcome]:
         yield validate_hand(parsed)
 
 
-def file_outcomes(path: Path, fmt: str = "auto") -> Iterator[Outcome]:
-    """Outcomes of one file: PHH by suffix (or `fmt='phh'`), else the text formats."""
+def file_outcomes(path: Path, fmt: str = "auto", seats: SeatTracker | None = None) -> Iterator[Outcome]:
+    """Outcomes of one file: PHH by suffix (or `fmt='phh'`), else the text formats (with seat
+    events when a `SeatTracker` is given: PHH files carry no seating between hands)."""
     if fmt == "phh" or (fmt == "auto" and path.suffix.lower() in PHH_SUFFIXES):
         yield from phh_outcomes(path)
         return
     with path.open("rb") as stream:
-        yield from text_outcomes(stream)
+        yield from text_outcomes(stream, seats)

@@ -33,6 +33,8 @@ class ParsedHand:
     """Lines after the summary that belong to no hand (reported, not part of this hand)."""
     total_error: HandIntegrityError | None = None
     """The summary's 'Total pot' disagrees with the bets (reported if the replay passes)."""
+    body: Body | None = None
+    """What the text said (seats, players sitting out, seat lines): `seating` reads it."""
 
 
 @dataclass(slots=True)
@@ -46,7 +48,12 @@ class Body:
     seats: dict[str, int] = field(default_factory=dict)
     stacks: dict[str, int] = field(default_factory=dict)
     head_bounty: dict[str, int] = field(default_factory=dict)
-    absent: set[str] = field(default_factory=set)
+    absent: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    """Seated but not dealt in: seat number, and whether the seat line says sitting out (else waiting
+    for the button or the big blind)."""
+    seat_notes: list[tuple[str, str, int]] = field(default_factory=list)
+    """(player, seat action, seat number or 0) of the hand's seat lines ("sits out", "has returned", "leaves the
+    table", ...), in line order: what `seating.SeatTracker` derives seat events from."""
     antes: dict[str, int] = field(default_factory=dict)
     blinds: dict[str, int] = field(default_factory=dict)
     holes: dict[str, tuple[str, int]] = field(default_factory=dict)
@@ -162,7 +169,8 @@ def _seat(body: Body, line: str, number: int) -> None:
     name = m["name"]
     tail = m["tail"]
     if tail and (any(out in tail for out in g.SEAT_OUT) or tail.strip().startswith("will be allowed")):
-        body.absent.add(name)  # seated but not dealt in: not a player of this hand
+        # Seated but not dealt in: not a player of this hand (kept for the seat events).
+        body.absent[name] = (int(m["seat"]), "sitting out" in tail or "out of hand" in tail)
         return
     if name in body.seats:
         raise HandIntegrityError("parse_error", f"line {number}: {name!r} is seated twice")
@@ -205,6 +213,8 @@ def _verb(body: Body, name: str, rest: str, number: int, line: str) -> None:
         if m is None:
             continue
         if kind in ("info", "cashout"):
+            if kind == "info" and (note := g.seat_note(rest)) is not None:
+                body.seat_notes.append((name, note, 0))
             return
         if name in body.absent:
             raise HandIntegrityError("parse_error", f"line {number}: {name!r} acts but was not dealt in")
@@ -248,6 +258,9 @@ def _fact(body: Body, line: str, number: int) -> None:
         body.places[m["name"]] = 1
     elif not g.INFO.search(line):
         raise _not_understood(line, number)
+    elif (m := g.SEAT_LINE_NOTE.match(line)) is not None and (note := g.seat_note(line[m.start("what") :])) is not None:
+        seat = g.AT_SEAT.search(line)
+        body.seat_notes.append((m["name"], note, int(seat[1]) if seat else 0))
 
 
 def _bounty(body: Body, m: Any, number: int) -> None:

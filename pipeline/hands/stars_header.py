@@ -88,6 +88,8 @@ class Header:
     ts: str
     bounty_event: bool = False
     """The tournament's name says it pays bounties (GGPoker writes no bounty lines or amounts)."""
+    fast_fold: bool = False
+    """A fast-fold pool (PokerStars Zoom, GGPoker Rush & Cash): a new table and players every hand."""
 
 
 def amount(text: str) -> int:
@@ -153,7 +155,7 @@ def parse_ps_header(line: str) -> Header:
         ante=amount(stakes["ante"]) if stakes["ante"] else None,
         currency="" if tournament else _symbol(stakes["a"], stakes["b"]),
         tournament=tournament["t"] if tournament else None, level=level["lvl"] if level else None,
-        ts=timestamp(rest),
+        ts=timestamp(rest), fast_fold=line.startswith("PokerStars Zoom "),
     )
 
 
@@ -182,6 +184,7 @@ def parse_gg_header(line: str) -> Header:
         ante=amount(ante) if ante else None, currency="" if tournament else _symbol(small, big, ante),
         tournament=tournament["t"] if tournament else None, level=level["lvl"] if level else None,
         ts=timestamp(rest), bounty_event=_BOUNTY_EVENT.search(event) is not None,
+        fast_fold=prefix["hand"].startswith("RC"),
     )
 
 

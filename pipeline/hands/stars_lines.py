@@ -70,3 +70,37 @@ INFO = re.compile(
 SUMMARY_OK = re.compile(
     r"^(?:Seat \d+: |Total pot |Board |(?:FIRST|SECOND|THIRD) [Bb]oard |Hand was run |\*\*\* (?:FIRST|SECOND|THIRD) BOARD)"
 )
+
+SEAT_LINE_NOTE = re.compile(
+    r"^(?P<name>.+?) (?P<what>is sitting out|sits out|has timed out|is disconnected|has been disconnected|"
+    r"is connected|has reconnected|has returned|joins the table|leaves the table|was removed from the table)"
+)
+"""A seat change written as its own line ("X leaves the table", "X has returned")."""
+AT_SEAT = re.compile(r"at seat #(\d+)")
+_SEAT_NOTES: tuple[tuple[str, str], ...] = (
+    ("has timed out while disconnected", "disconnect"),
+    ("timed out while disconnected", "disconnect"),
+    ("is sitting out", "sit_out"),
+    ("sits out", "sit_out"),
+    ("sitting out", "sit_out"),
+    ("is away", "sit_out"),
+    # A player who times out is sat out by the client (the "is sitting out" that follows is no change).
+    ("has timed out", "sit_out"),
+    ("timed out", "sit_out"),
+    ("has returned", "sit_in"),
+    ("is disconnected", "disconnect"),
+    ("has been disconnected", "disconnect"),
+    ("is connected", "reconnect"),
+    ("has reconnected", "reconnect"),
+    ("joins the table", "join"),
+    ("leaves the table", "leave"),
+    ("was removed from the table", "sit_out_timeout_removal"),
+)
+
+
+def seat_note(text: str) -> str | None:
+    """The seat action an informational line's words mean (`SeatActivity.action`), if any."""
+    for words, action in _SEAT_NOTES:
+        if text.startswith(words):
+            return action
+    return None

@@ -50,7 +50,7 @@ def build(body: Body) -> ParsedHand:
             actions.append(f"p{index[p]} sm {body.shown[p][0]}")
             lines.append(body.shown[p][1])
     record = _record(body, order, scale, committed, actions)
-    parsed = ParsedHand(record, _chats(body, order), lines, body.start, body.end, body.junk)
+    parsed = ParsedHand(record, _chats(body, order), lines, body.start, body.end, body.junk, body=body)
     parsed.total_error = _check_total(body, sum(committed.values()))
     return parsed
 

@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from pipeline.hands.seating import SeatTracker
 from pipeline.replay import replay_lines
 from railbird.commands.importer import Tally, _files, _summary, import_file
 from railbird.settings import Settings
@@ -38,10 +39,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         events = Path(args.events) if args.events else Path(tmp) / "events.jsonl"
-        tally, files = Tally(), 0
+        tally, files, seats = Tally(), 0, SeatTracker()
         with events.open("w", encoding="utf-8") as sink:
             for path in _files(root):
-                tally.add(import_file(path, "auto", sink, None))
+                tally.add(import_file(path, "auto", sink, None, seats))
                 files += 1
         if not tally.imported:
             print("railbird backtest: no hand imported", file=sys.stderr)
@@ -65,7 +66,8 @@ def render_report(root: str, files: int, tally: Tally, outputs: list[dict[str, A
             by_detector[out["finding"]["detector"]].append(out["finding"])
     lines = [f"# Backtest of `{root}`", ""]
     lines.append(f"{files} files: {tally.imported} hands imported, {tally.rejected} rejected"
-                 f" ({_reasons(summary['reasons'])}), {tally.chats} chat lines, {tally.junk_lines} lines outside any hand.")
+                 f" ({_reasons(summary['reasons'])}), {tally.chats} chat lines, {tally.seat_events} seat events"
+                 f" (derived from consecutive hands), {tally.junk_lines} lines outside any hand.")
     errors = [o for o in outputs if o["kind"] in ("dead_letter", "detector_error")]
     lines += [f"Replay: {sum(len(v) for v in by_detector.values())} findings, {len(errors)} dead letters or detector errors.", ""]
     lines += ["| detector | findings | players |", "|---|---|---|"]

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from pipeline.contracts import CHAT, HAND
-from pipeline.hands.importing import Imported, Junk, Rejected, file_outcomes
+from pipeline.contracts import CHAT, HAND, SEAT
+from pipeline.hands.importing import Imported, Junk, Rejected, Seats, file_outcomes
+from pipeline.hands.seating import SeatTracker
 from railbird.settings import Settings
 
 SUFFIXES = {".txt", ".hh", ".phh", ".phhs"}
@@ -45,6 +46,7 @@ class Tally:
     imported: int = 0
     rejected: int = 0
     chats: int = 0
+    seat_events: int = 0
     junk_lines: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
     first: list[dict[str, Any]] = field(default_factory=list)
@@ -53,6 +55,7 @@ class Tally:
         self.imported += other.imported
         self.rejected += other.rejected
         self.chats += other.chats
+        self.seat_events += other.seat_events
         self.junk_lines += other.junk_lines
         self.reasons.update(other.reasons)
         self.first.extend(other.first[: max(0, FIRST_REJECTS - len(self.first))])
@@ -70,9 +73,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     files = 0
     out: TextIO = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
     rejects: TextIO | None = open(args.rejects, "w", encoding="utf-8") if getattr(args, "rejects", None) else None  # noqa: SIM115
+    seats = SeatTracker()  # one for the run: a table's hands may continue in the next file
     try:
         for path in _files(root):
-            tally = import_file(path, getattr(args, "format", "auto"), out, rejects)
+            tally = import_file(path, getattr(args, "format", "auto"), out, rejects, seats)
             files += 1
             total.add(tally)
             print(json.dumps(_summary(tally) | {"file": str(path)}, ensure_ascii=False), file=sys.stderr)
@@ -85,6 +89,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     rate = total.imported / elapsed if elapsed > 0 else 0.0
     summary = _summary(total) | {"files": files, "seconds": round(elapsed, 3), "hands_per_s": round(rate, 1)}
     summary.pop("first_rejects")
+    summary["seat"] = seat_summary(seats)
     print(json.dumps(summary), file=sys.stderr)
     return 0 if total.imported else 1
 
@@ -96,14 +101,26 @@ def _files(root: Path) -> Iterator[Path]:
     yield from sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
 
 
-def import_file(path: Path, fmt: str, out: TextIO, rejects: TextIO | None) -> Tally:
-    """Write one file's events to `out` (chat lines before the hand they were typed in)."""
+def seat_summary(seats: SeatTracker) -> dict[str, int]:
+    """What the seat derivation could and could not see over the run."""
+    return {**{k: seats.counts[k] for k in sorted(seats.counts)}, "open_stints_at_end": seats.open_stints()}
+
+
+def import_file(
+    path: Path, fmt: str, out: TextIO, rejects: TextIO | None, seats: SeatTracker | None = None
+) -> Tally:
+    """Write one file's events to `out` (seat events and chat lines before the hand they belong to)."""
     tally = Tally()
     hand_prefix = f'{{"topic":"{HAND}","value":'
     chat_prefix = f'{{"topic":"{CHAT}","value":'
+    seat_prefix = f'{{"topic":"{SEAT}","value":'
     try:
-        for outcome in file_outcomes(path, fmt):
-            if isinstance(outcome, Imported):
+        for outcome in file_outcomes(path, fmt, seats):
+            if isinstance(outcome, Seats):
+                for value in outcome.values:
+                    out.write(f"{seat_prefix}{value}}}\n")
+                tally.seat_events += len(outcome.values)
+            elif isinstance(outcome, Imported):
                 for chat in outcome.chats:
                     out.write(f"{chat_prefix}{chat}}}\n")
                 tally.chats += len(outcome.chats)
@@ -125,7 +142,7 @@ def _reject(tally: Tally, path: Path, outcome: Rejected, rejects: TextIO | None)
         tally.rejected += 1
         tally.reasons[outcome.kind] += 1
     else:
-        tally.reasons[f"chat_{outcome.kind}"] += 1
+        tally.reasons[f"{'chat' if outcome.topic == CHAT else 'seat'}_{outcome.kind}"] += 1
     if len(tally.first) < FIRST_REJECTS:
         tally.first.append(entry)
     if rejects is not None:
@@ -137,5 +154,5 @@ def _summary(tally: Tally) -> dict[str, Any]:
     return {
         "imported": tally.imported, "rejected": tally.rejected, "reasons": dict(tally.reasons),
         "imported_share": round(tally.imported / hands, 4) if hands else None,
-        "chat_messages": tally.chats, "junk_lines": tally.junk_lines, "first_rejects": tally.first,
+        "chat_messages": tally.chats, "seat_events": tally.seat_events, "junk_lines": tally.junk_lines, "first_rejects": tally.first,
     }

@@ -21,7 +21,8 @@ def test_backtest_reports_imports_rejects_and_findings(tmp_path: Path) -> None:
     args = argparse.Namespace(path=str(folder), out=str(report), events=str(events))
     assert backtest.run(args, Settings()) == 0
     text = report.read_text(encoding="utf-8")
-    assert "2 files: 9 hands imported, 1 rejected (truncated 1), 2 chat lines, 1 lines outside any hand." in text
+    assert ("2 files: 9 hands imported, 1 rejected (truncated 1), 2 chat lines, 0 seat events (derived from"
+            " consecutive hands), 1 lines outside any hand.") in text
     assert "## First rejected hands" in text and "junk.txt" in text
     assert len(events.read_text(encoding="utf-8").splitlines()) == 11
     assert backtest.run(argparse.Namespace(path=str(tmp_path / "none"), out=None, events=None), Settings()) == 2

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.contracts import HAND, decode
+from pipeline.contracts import HAND, SEAT, decode
 from pipeline.detectors.hand import build_hand_detectors
+from pipeline.detectors.seat import HitAndRunDetector
 from pipeline.registry import build_pipeline
 from pipeline.replay import replay_lines
 from pipeline.rules import RulesConfig
@@ -58,9 +59,16 @@ def test_pluribus_hands_all_import_and_raise_at_most_one_collusion_flag(tmp_path
     started = time.perf_counter()
     assert _run_import(folder, out) == 0
     elapsed = time.perf_counter() - started
-    records = [decode(HAND, json.dumps(json.loads(line)["value"]).encode()) for line in out.open(encoding="utf-8")]
+    envelopes = [json.loads(line) for line in out.open(encoding="utf-8")]
+    records = [decode(HAND, json.dumps(e["value"]).encode()) for e in envelopes if e["topic"] == HAND]
     assert len(records) == 10_000, "every Pluribus hand imports"
     assert elapsed < 60
+    # Seat events from consecutive hands: replacements between sessions only; the players seen
+    # leaving were seated before the first hand seen (no join, so no leave), so 0 hit-and-run.
+    seats = [decode(SEAT, json.dumps(e["value"]).encode()) for e in envelopes if e["topic"] == SEAT]
+    assert seats and {s.action for s in seats} == {"join"}
+    hit_and_run = HitAndRunDetector(rules=RulesConfig())
+    assert [f for s in seats for f in hit_and_run.process(s)] + hit_and_run.flush() == []
     detectors = build_hand_detectors(rules=RulesConfig())
     flags: Counter[str] = Counter()
     for record in records:
