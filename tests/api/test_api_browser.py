@@ -8,24 +8,13 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 
-import httpx
 import pytest
-from api_factories import T0, batch, chat_finding
+from api_factories import T0, chat_finding
+from browser_support import ARGS, CHROMIUM, live_console
 
-from api.app import create_app
-from api.auth import service as auth
-from api.db import make_engine, make_sessions, migrate
-from api.deps import ApiConfig
-from api.outbox.relay import Relay, kafka_producer
 from pipeline.findings import ActionProposal, Finding, stable_id
-from railbird.settings import Settings
-from tests.live_server import serve_app
 
-CHROMIUM = Path("/usr/bin/chromium")
 DOC_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-TOKEN = "browser-service-token"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.kafka,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium not installed at /usr/bin/chromium")]
@@ -81,32 +70,9 @@ def _rich_findings() -> list[Finding]:
 
 @pytest.fixture
 def live(tmp_path, kafka_broker):
-    from consumers.topics import ensure_topics
-
-    topic = f"enforcement.events.{uuid.uuid4().hex[:8]}"
-    settings = Settings(env="test", data_dir=tmp_path, service_token=TOKEN)
-    engine = make_engine(f"sqlite:///{tmp_path / 'browser.db'}")
-    migrate(engine)
-    sessions = make_sessions(engine)
-    with sessions() as s:
-        auth.create_user(s, username="mona", role="moderator", password="moderator-pass-1", actor="test",
-                         now=T0)
-        auth.create_user(s, username="ada", role="admin", password="admin-pass-1", actor="test", now=T0)
-    broker = kafka_broker
-    ensure_topics(broker.bootstrap, partitions=1, topics=[topic])
-
-    def relay(sess):
-        return Relay(sessions=sess, producer_factory=lambda: kafka_producer(broker.bootstrap), topic=topic,
-                     interval_s=0.1)
-
-    app = create_app(settings=settings, config=ApiConfig(service_token=TOKEN, env="test"), engine=engine,
-                     sessions=sessions, run_migrations=False, relay_factory=relay)
-    with serve_app(app) as base:
-        r = httpx.post(f"{base}/v1/findings/batch", json=batch(*_rich_findings()),
-                       headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
-        assert r.status_code == 200, r.text
-        yield base, broker.bootstrap, topic
-    engine.dispose()
+    people = [("mona", "moderator", "moderator-pass-1"), ("ada", "admin", "admin-pass-1")]
+    with live_console(tmp_path, kafka_broker.bootstrap, people=people, findings=_rich_findings()) as console:
+        yield console.base, console.bootstrap, console.topic
 
 
 def test_moderator_works_a_case_to_a_published_sanction(live, tmp_path):
