@@ -115,6 +115,10 @@ class HandState:
         self.stacks = list(stacks)
         self.committed = [0] * n
         self.bets = [0] * n
+        self.pot = 0
+        """sum(committed), kept as chips go in."""
+        self.top = 0
+        """max(bets) on this street, kept as bets are made."""
         self.folded = [False] * n
         self._live: tuple[int, ...] = tuple(range(n))
         """Players not folded (kept as folds happen: every action's Step records it)."""
@@ -147,6 +151,7 @@ class HandState:
         self.post_order = [biggest, 1 - biggest] if n == 2 else list(range(n))
         pre_start = (biggest + 1) % n
         self.order = [(pre_start + k) % n for k in range(n)]
+        self._position = {p: k for k, p in enumerate(self.order)}
         self.need = {i for i in range(n) if self._can_act(i)}
         if len(self.need) == 1 and self.to_call(next(iter(self.need))) == 0:
             self.need = set()  # everyone else is all-in on the blinds and nothing is owed
@@ -157,19 +162,22 @@ class HandState:
 
     def to_call(self, i: int) -> int:
         """Chips player i must add to call (capped at their stack)."""
-        return min(max(self.bets) - self.bets[i], self.stacks[i])
+        return min(self.top - self.bets[i], self.stacks[i])
 
     def _put(self, i: int, amount: int, *, street_bet: bool) -> int:
         amount = min(amount, self.stacks[i])
         self.stacks[i] -= amount
         self.committed[i] += amount
+        self.pot += amount
         if street_bet:
-            self.bets[i] += amount
+            bet = self.bets[i] = self.bets[i] + amount
+            if bet > self.top:
+                self.top = bet
         return amount
 
     def min_raise_to(self) -> int:
         """Smallest legal raise-to amount on this street."""
-        return max(self.bets) + self.min_raise
+        return self.top + self.min_raise
 
     def live(self) -> list[int]:
         """Players not folded."""
@@ -183,7 +191,7 @@ class HandState:
         if not self.need:
             return None
         k = len(self.order)
-        start = self.order.index(self.cursor) + 1 if self.cursor in self.order else 0
+        start = self._position.get(self.cursor, -1) + 1
         for step in range(k):
             i = self.order[(start + step) % k]
             if i in self.need:
@@ -250,7 +258,7 @@ class HandState:
         self._new_street()
 
     def _bomb_pot(self) -> bool:
-        return self.street == PREFLOP and not self.steps and max(self.bets) == 0
+        return self.street == PREFLOP and not self.steps and self.top == 0
 
     def _next_actor_str(self) -> str:
         nxt = self.next_actor()
@@ -259,9 +267,11 @@ class HandState:
     def _new_street(self) -> None:
         self.street += 1
         self.bets = [0] * self.n
+        self.top = 0
         self.min_raise = self.big_blind
         self.aggressor = None
         self.order = self.post_order
+        self._position = {p: k for k, p in enumerate(self.order)}
         self.cursor = -1
         able = [i for i in range(self.n) if self._can_act(i)]
         self.need = set(able) if len(able) >= 2 else set()
@@ -279,7 +289,7 @@ class HandState:
             who = "nobody" if expected is None else f"p{expected + 1}"
             raise HandIntegrityError("illegal_action", f"action {index}: p{i + 1} acted but {who} was to act")
         facing = self.to_call(i)
-        pot_before = sum(self.committed)
+        pot_before = self.pot
         active = self._live
         aggressor = self.aggressor
         if verb == "f":
@@ -301,11 +311,11 @@ class HandState:
         self.cursor = i
         self.steps.append(
             Step(index, self.street, i, kind, amount, facing, aggressor, pot_before,
-                 sum(self.committed), active, self.stacks[i] == 0 and amount > 0)
+                 self.pot, active, self.stacks[i] == 0 and amount > 0)
         )
 
     def _raise(self, i: int, target: int) -> tuple[str, int]:
-        top = max(self.bets)
+        top = self.top
         add = target - self.bets[i]
         if target <= top:
             raise HandIntegrityError("illegal_action", f"p{i + 1} raises to {target}, not above {top}")
@@ -319,7 +329,7 @@ class HandState:
         elif target - top < self.min_raise and not all_in:
             raise HandIntegrityError("illegal_action", f"p{i + 1} raises by {target - top}, minimum {self.min_raise}")
         if self.spec.betting == "pot":
-            limit = top + sum(self.committed) + (top - self.bets[i])
+            limit = top + self.pot + (top - self.bets[i])
             if target > limit:
                 raise HandIntegrityError("illegal_action", f"p{i + 1} raises to {target}, the pot limit is {limit}")
         self.min_raise = max(self.min_raise, target - top)

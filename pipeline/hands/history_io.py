@@ -15,6 +15,8 @@ from typing import BinaryIO
 MAX_LINE_BYTES = 8_192
 """Longer lines are cut (and then fail to parse with their line number): no real line is near it."""
 CHUNK_BYTES = 1 << 20
+_SAFE_CHARS = MAX_LINE_BYTES // 4
+"""A decoded line this short is under the cap in bytes too (UTF-8 takes at most 4 bytes a character)."""
 MAX_BLOCK_LINES = 2_000
 """A hand never has this many lines; a longer block is junk and is rejected, not kept in memory."""
 
@@ -71,19 +73,32 @@ def numbered_lines(stream: BinaryIO) -> Iterator[tuple[int, str]]:
         if buffer:
             yield number + 1, buffer.rstrip("\r")
         return
-    # UTF-8 (or cp1252 per line): read in chunks and split in C, much faster than readline.
+    # UTF-8 (or cp1252 per line): read in chunks and split in C, much faster than readline. A chunk
+    # that is all UTF-8 is decoded at once; else (or for a line that may be over the cap) line by line.
     number = 0
     pending = rest
     while True:
         chunk = stream.read(CHUNK_BYTES)
         data = pending + chunk
-        parts = data.split(b"\n")
-        pending = parts.pop()
+        cut = data.rfind(b"\n")
+        pending = data[cut + 1 :]
         if len(pending) > MAX_LINE_BYTES:
             pending = pending[:MAX_LINE_BYTES]  # an over-long line is cut; it still gets a reason
-        for raw in parts:
-            number += 1
-            yield number, _decode_line(raw[:MAX_LINE_BYTES].rstrip(b"\r"))
+        try:
+            texts = data[:cut].decode("utf-8").split("\n") if cut >= 0 else []
+        except UnicodeDecodeError:
+            texts = None
+        if texts is None:
+            for raw in data[:cut].split(b"\n"):
+                number += 1
+                yield number, _decode_line(raw[:MAX_LINE_BYTES].rstrip(b"\r"))
+        else:
+            for text in texts:
+                number += 1
+                if len(text) > _SAFE_CHARS:  # may be over the cap in bytes: cut exactly as bytes
+                    yield number, _decode_line(text.encode("utf-8")[:MAX_LINE_BYTES].rstrip(b"\r"))
+                else:
+                    yield number, text.rstrip("\r")
         if not chunk:
             break
     if pending:
@@ -102,18 +117,23 @@ class Block:
     """More than `MAX_BLOCK_LINES` lines: kept only up to the cap."""
 
 
-def split_blocks(lines: Iterable[tuple[int, str]], is_header: Callable[[str], bool]) -> Iterator[Block]:
+def split_blocks(
+    lines: Iterable[tuple[int, str]], is_header: Callable[[str], bool], header_starts: tuple[str, ...] = ()
+) -> Iterator[Block]:
     """Hand blocks in file order; non-blank lines before the first header (a partial file) or
-    between a hand and junk form blocks with `hand=False`, so nothing is skipped without a reason."""
+    between a hand and junk form blocks with `hand=False`, so nothing is skipped without a reason.
+    `header_starts`: prefixes every header has (lines with another first character are not tested)."""
+    first = _AnyChar() if not header_starts else {"\ufeff", *(h[:1] for h in header_starts)}
     block: Block | None = None
     for number, text in lines:
-        if text.startswith("\ufeff"):
-            text = text[1:]  # files concatenated with their byte-order marks
-        if is_header(text):
-            if block is not None:
-                yield block
-            block = Block(number, [text], True)
-            continue
+        if text[:1] in first:
+            if text.startswith("\ufeff"):
+                text = text[1:]  # files concatenated with their byte-order marks
+            if (not header_starts or text.startswith(header_starts)) and is_header(text):
+                if block is not None:
+                    yield block
+                block = Block(number, [text], True)
+                continue
         if block is None:
             if not text.strip():
                 continue
@@ -124,3 +144,10 @@ def split_blocks(lines: Iterable[tuple[int, str]], is_header: Callable[[str], bo
             block.overflow = True
     if block is not None:
         yield block
+
+
+class _AnyChar:
+    """Every first character may start a header (no `header_starts` given)."""
+
+    def __contains__(self, item: object) -> bool:
+        return True

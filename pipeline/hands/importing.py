@@ -196,7 +196,7 @@ def _is_header(line: str) -> bool:
 def text_outcomes(stream: BinaryIO, seats: SeatTracker | None = None) -> Iterator[Outcome]:
     """Every hand of a PokerStars / GGPoker text stream, in order, in bounded memory; with a
     `SeatTracker`, the seat events each hand shows (`Seats`) come before its outcome."""
-    for block in split_blocks(numbered_lines(stream), _is_header):
+    for block in split_blocks(numbered_lines(stream), _is_header, _HEADER_STARTS):
         yield from _block_outcomes(block, seats)
 
 
