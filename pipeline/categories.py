@@ -53,3 +53,11 @@ COLLUSION_CATEGORIES: Final[frozenset[str]] = frozenset(
 def rule_of(category: str) -> str:
     """House-rule reference for a category (KeyError for an unknown one: a detector bug)."""
     return CATEGORIES[category][1]
+
+
+MODEL_SCORED: Final[tuple[str, ...]] = (
+    "insult", "hate", "spam", "threat", "sexual", "defamation", "impersonation", "malicious_link",
+    "collusion_talk", "criminal", "misleading", "personal_info", "hand_in_play",
+)  # fmt: skip
+"""Chat categories the chat model scores with a statistical head of its own (models/chat/artifact.py),
+each with two operating points in the artifact: review (recall) and automatic action (precision)."""

@@ -9,12 +9,14 @@ Chat escalation reads what the chat detectors put in the evidence: `prior_offenc
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 
 from pipeline.categories import COLLUSION_CATEGORIES
 from pipeline.contracts.enforcement import ActionKind, Scope
 from pipeline.findings import ActionProposal, Finding, Role, stable_id
 from pipeline.rules import RulesConfig
+from pipeline.text_model import AUTOMATIC_POINT
 
 PROPOSED_BY_CATEGORY: dict[str, tuple[ActionKind, Scope, str | None]] = {
     "hand_in_play": ("comms_suspension", "feature", "chat,emoji,snapcam"),
@@ -137,8 +139,17 @@ def _action_id(finding: Finding, kind: str, player: str) -> str:
 
 
 def _auto_mute(finding: Finding, rules: RulesConfig) -> bool:
+    """A first offence in a mutable category, when the model's automatic-action point for the
+    category was reached (`automatic_point` in the evidence, set by detectors that consulted a
+    classifier with operating points) or, for findings without one, at the policy's score floor.
+    Auto-mute switched off (an infinite floor) switches both off."""
     first = _int(finding.evidence.get("prior_offences")) == 0
-    return first and finding.category in AUTO_MUTE_CATEGORIES and finding.score >= rules.auto_mute_min_score
+    if not first or finding.category not in AUTO_MUTE_CATEGORIES or math.isinf(rules.auto_mute_min_score):
+        return False
+    reached = finding.evidence.get(AUTOMATIC_POINT)
+    if isinstance(reached, bool):
+        return reached
+    return finding.score >= rules.auto_mute_min_score
 
 
 def _int(value: object) -> int:

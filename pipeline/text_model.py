@@ -11,6 +11,18 @@ from typing import Protocol
 
 from pipeline.findings import Span
 
+AUTOMATIC_POINT = "automatic_point"
+"""Finding evidence key set by detectors that consulted a classifier with operating points:
+True/False = the automatic-action point of the finding's category was / was not reached."""
+
+
+def automatic_evidence(verdict: TextVerdict | None, category: str) -> dict[str, bool]:
+    """`{AUTOMATIC_POINT: reached}` for a finding of `category`, or {} when the verdict states no
+    operating points (policy then uses its score floor)."""
+    if verdict is None or verdict.automatic is None:
+        return {}
+    return {AUTOMATIC_POINT: category in verdict.automatic}
+
 
 @dataclass(frozen=True, slots=True)
 class TextVerdict:
@@ -20,7 +32,12 @@ class TextVerdict:
     spans: tuple[Span, ...] = ()
     language: str = "und"
     flagged: tuple[str, ...] = field(default=())
-    """Categories whose score reached their operating threshold, strongest first."""
+    """Categories whose score reached their review point (operating threshold), strongest first."""
+    automatic: tuple[str, ...] | None = None
+    """Flagged categories whose score also reached their automatic-action point (a precision-first
+    threshold: policy may act on these without a reviewer), strongest first. None: the classifier
+    has no per-category operating points (policy then falls back to its score floor, and the
+    rule detectors run without the model's say)."""
 
     @property
     def top(self) -> tuple[str, float] | None:

@@ -46,18 +46,28 @@ def rules_from(settings: Settings, policy: PolicySettings | None = None) -> Rule
         ) from None
 
 
-def load_chat_classifier(settings: Settings, thresholds: Mapping[str, float] | None = None) -> TextClassifier:
+def load_chat_classifier(
+    settings: Settings,
+    thresholds: Mapping[str, float] | None = None,
+    automatic: Mapping[str, float] | None = None,
+) -> TextClassifier:
     """The chat classifier artifact (settings.chat_model_path, else the shipped one), loaded once;
-    `thresholds` override the model's operating thresholds per category (the admin policy)."""
+    `thresholds` override the model's review points per category (the admin policy's
+    `category_thresholds`), `automatic` its automatic-action points (for the admin policy to pass
+    once it carries them; the model's own points apply until then)."""
     from models.chat import load_classifier
 
     try:
         classifier = load_classifier(settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
     except (OSError, ValueError) as exc:
         raise SystemExit(f"cannot load the chat model ({exc}); run `railbird train chat`") from None
-    if thresholds:
+    if thresholds or automatic:
         model = classifier.model
-        classifier.model = dataclasses.replace(model, thresholds={**model.thresholds, **thresholds})
+        classifier.model = dataclasses.replace(
+            model,
+            thresholds={**model.thresholds, **(thresholds or {})},
+            auto_thresholds={**model.auto_thresholds, **(automatic or {})},
+        )
     return classifier
 
 

@@ -21,12 +21,13 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from models.chat.artifact import HEADS, ChatModel, LanguageHead
+from models.chat.artifact import ChatModel, LanguageHead, head_categories
 from models.chat.features import NgramHasher, PackedWeights, token_words
 from models.chat.langid import LanguageGuesser
 from models.chat.lexicon import LANG_BIT, Lexicon, LexiconHit
 from models.chat.normalize import Normalizer, Views
-from models.chat.rules import RuleHit, RuleSet
+from models.chat.rules import RULE_CATEGORIES, RuleHit, RuleSet
+from pipeline.categories import MODEL_SCORED
 from pipeline.findings import Span
 from pipeline.text_model import TextVerdict
 
@@ -34,7 +35,14 @@ CHAT_CATEGORIES = (
     "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info",
     "impersonation", "collusion_talk", "hand_in_play", "criminal",
 )  # fmt: skip
+SCORED_CATEGORIES = tuple(dict.fromkeys((*CHAT_CATEGORIES, *MODEL_SCORED)))
+"""Every category a verdict scores (rule-only ones such as `confidential` are added when hit)."""
 RULE_THRESHOLD = 0.6
+STAT_ONLY_SPAM = 0.9
+UNSURE_SPAM = 0.49
+"""Where an unsure spam score without anything advertised is capped: under every review point."""
+ADVERTISED = frozenset({"spam", "malicious_link", "personal_info"})
+"""Rule categories that show what a line advertises (a link, handle or number, an offer)."""
 N_LEX_FEATURES = 5
 HATE_GATE = 0.1
 """hate = min(hate head, toxic head / HATE_GATE). Measured on the shipped model (Ibrohim `Abusive` /
@@ -111,6 +119,18 @@ def lexicon_features(hits: Sequence[LexiconHit], language: str, n_words: int) ->
     )
 
 
+def rule_features(analyses: Sequence[Analysis], categories: Sequence[str]) -> NDArray[np.float32]:
+    """Best rule score per category (columns) per message (rows); 0 where no rule hit."""
+    out = np.zeros((len(analyses), len(categories)), dtype=np.float32)
+    column = {c: j for j, c in enumerate(categories)}
+    for i, a in enumerate(analyses):
+        for hit in a.rule_hits:
+            j = column.get(hit.category)
+            if j is not None and hit.score > out[i, j]:
+                out[i, j] = hit.score
+    return out
+
+
 class ChatClassifier:
     """Multi-label, multilingual chat classifier (satisfies `pipeline.text_model.TextClassifier`)."""
 
@@ -119,7 +139,14 @@ class ChatClassifier:
     ) -> None:
         """`cache_dir`: where compiled pattern databases are kept between processes (None: compiled
         by every process, ~1 s)."""
+        if model.rule_features and model.rule_features != RULE_CATEGORIES:
+            raise ValueError(
+                f"the chat model reads rule features {list(model.rule_features)}, the code has "
+                f"{list(RULE_CATEGORIES)}: retrain it (`railbird train chat`)"
+            )
         self.model = model
+        self.categories = head_categories(model.heads)
+        """Score each head column gives, in column order (a category, or `toxic`)."""
         self.hasher = NgramHasher(
             n_features=model.n_features, char_range=model.char_range, word_ngrams=model.word_ngrams
         )
@@ -134,9 +161,9 @@ class ChatClassifier:
         self._spans: dict[tuple[int, int, str], Span] = {}
 
     def head_probabilities(self, analyses: Sequence[Analysis]) -> NDArray[np.float32]:
-        """Calibrated probability per statistical head (rows: messages, columns: HEADS)."""
+        """Calibrated probability per statistical head (rows: messages, columns: the model's heads)."""
         if not analyses:
-            return np.zeros((0, len(HEADS)), dtype=np.float32)
+            return np.zeros((0, len(self.model.heads)), dtype=np.float32)
         folded = [a.views.folded.text for a in analyses]
         lex = np.array([a.lex_features for a in analyses], dtype=np.float32)
         margins = self.hasher.scores(folded, self._weights) + lex @ self.model.lex_weights
@@ -144,6 +171,8 @@ class ChatClassifier:
         words = [token_words(a.views.bare.text, tables.get(a.language)) for a in analyses]
         margins += self.bare_hasher.scores(words, self._bare_weights)
         margins += self.model.intercepts
+        if self.model.rule_weights is not None:
+            margins += rule_features(analyses, self.model.rule_features) @ self.model.rule_weights
         a, b = self.model.platt[:, 0], self.model.platt[:, 1]
         probs: NDArray[np.float32] = (1.0 / (1.0 + np.exp(-(margins * a + b)))).astype(np.float32)
         for lang, head in self.model.language_heads.items():
@@ -189,8 +218,8 @@ class ChatClassifier:
             if parts is None:  # another thread emptied the cache in between
                 out.append(self.classify([k])[0])
                 continue
-            scores, spans, language, flagged = parts
-            out.append(_new_verdict(scores.copy(), spans, language, flagged))
+            scores, spans, language, flagged, automatic = parts
+            out.append(_new_verdict(scores.copy(), spans, language, flagged, automatic))
         return out
 
     def clear_cache(self) -> None:
@@ -220,58 +249,91 @@ class ChatClassifier:
         """The fusion of one message's analysis and head probabilities into verdict parts, with
         this batch's thresholds. The parts, not a `TextVerdict`, are kept: `classify` builds one
         verdict per caller (its own scores dict) and the cache stays untouched."""
-        thresholds = dict(self.model.thresholds)
-        limits = {c: thresholds.get(c, RULE_THRESHOLD) for c in CHAT_CATEGORIES}
-        # A message without word-list or rule hits scores 0 outside the three heads, and 0 flags
-        # nothing unless some threshold is <= 0: then only the heads' categories need checking.
-        heads_only = all(limits[c] > 0.0 for c in CHAT_CATEGORIES if c not in _HEAD_CATEGORIES)
-        insult_at, hate_at, spam_at = (limits[c] for c in _HEAD_CATEGORIES)
-        zero = dict.fromkeys(CHAT_CATEGORIES, 0.0)
+        model = self.model
+        limits = {c: model.thresholds.get(c, RULE_THRESHOLD) for c in SCORED_CATEGORIES}
+        autos = {c: model.auto_thresholds.get(c, math.inf) for c in SCORED_CATEGORIES}
+        columns = self.categories
+        heads = frozenset(columns)
+        # Format 5 heads read the rule scores as features: a rule hit raises its category's score
+        # only through its head. Rules of a category without a head (`confidential`), and every
+        # rule of an older artifact, score their category directly, as before.
+        direct = frozenset(SCORED_CATEGORIES) - heads if model.rule_features else frozenset(SCORED_CATEGORIES)
+        sexual_from_words = "sexual" not in heads
+        # A message without word-list or rule hits scores 0 outside the heads, and 0 flags nothing
+        # unless some threshold is <= 0: then only the heads' categories need checking.
+        heads_only = all(limits[c] > 0.0 for c in SCORED_CATEGORIES if c not in heads)
+        head_limits = [(c, limits[c], autos[c]) for c in columns if c in limits]
+        # Format 5 (an insult head of its own): the hate head, trained on hate in every room
+        # language, stands alone; the toxic head instead backs listed words as insults at its own
+        # threshold (the public sets' F0.5 point): the insult head learnt from ~300 lines and
+        # misses disguised or single-word abuse the word lists hold ("f u c k you", "bi​tch").
+        own_insult = "toxic" in columns and "insult" in columns
+        gate = "toxic" if "toxic" in columns else "insult"
+        word_backed = model.thresholds.get("toxic", math.inf) if own_insult else math.inf
+        stated = bool(model.auto_thresholds)
+        """Without automatic points the verdict says so (None), and policy keeps its score floor."""
+        zero = dict.fromkeys(SCORED_CATEGORIES, 0.0)
         span = self._span
 
         def verdict(analysis: Analysis, probs: list[float]) -> _Parts:
-            toxic, hate, spam = probs
             scores = zero.copy()
-            scores["insult"] = toxic
+            scores.update(zip(columns, probs, strict=True))
+            toxic = scores[gate]
             # The hate head needs only a little support from the toxic head (HATE_GATE), not its
             # full consent as before (min(hate, toxic)): the toxic head never trains on the
             # authored hate lines, so it scores non-English hate low (0.03-0.4).
-            hate = min(hate, toxic / HATE_GATE)
-            scores["hate"] = hate
-            scores["spam"] = spam
+            if not own_insult:
+                scores["hate"] = min(scores["hate"], toxic / HATE_GATE)
+            if own_insult and scores["spam"] < STAT_ONLY_SPAM and not any(
+                rh.category in ADVERTISED for rh in analysis.rule_hits
+            ):
+                # Advertising needs something advertised (a link, handle, offer pattern) unless
+                # the head is sure: it still carries SMS promotions ("only 20 left" 0.84).
+                scores["spam"] = min(scores["spam"], UNSURE_SPAM)
             if heads_only and not analysis.lexicon_hits and not analysis.rule_hits:
-                flagged = [
-                    c
-                    for c, score, limit in (
-                        ("insult", toxic, insult_at),
-                        ("hate", hate, hate_at),
-                        ("spam", spam, spam_at),
-                    )
-                    if score >= limit
-                ]
+                flagged = [c for c, limit, _ in head_limits if scores[c] >= limit]
                 if len(flagged) > 1:
                     flagged.sort(key=lambda c: -scores[c])
-                return scores, (), analysis.language, tuple(flagged)
+                automatic = tuple(c for c in flagged if scores[c] >= autos[c]) if stated else None
+                return scores, (), analysis.language, tuple(flagged), automatic
             spans: list[Span] = []
             folded = analysis.views.folded
             for lh in analysis.lexicon_hits:
                 start, end = folded.origin(lh.start, lh.end)
                 sexual = _SEXUAL.search(folded.text, lh.start, lh.end) is not None
-                if sexual:
+                if sexual and sexual_from_words:
                     scores["sexual"] = 0.9 * toxic
                 spans.append(span(start, end, "sexual" if sexual else "insult"))
             bare = analysis.views.bare
+            ruled: dict[str, float] = {}
             for rh in analysis.rule_hits:
-                scores[rh.category] = max(scores.get(rh.category, 0.0), rh.score)  # rule-only categories too
+                if rh.category in direct or rh.category not in scores:  # rule-only categories too
+                    scores[rh.category] = max(scores.get(rh.category, 0.0), rh.score)
+                elif rh.score > ruled.get(rh.category, 0.0):
+                    ruled[rh.category] = rh.score
                 start, end = bare.origin(rh.start, rh.end)
                 spans.append(span(start, end, rh.category))
+            # A head's category is flagged at its review point, or by a pattern at the rule
+            # threshold as before (the patterns name the act; on independent chat they flag
+            # almost no clean line, dev set); automatic action only ever comes from the head.
+            heads_past = {c for c, limit, _ in head_limits if scores[c] >= limit}
+            automatic = tuple(c for c in heads_past if scores[c] >= autos[c]) if stated else None
+            if analysis.lexicon_hits and toxic >= word_backed:
+                heads_past.add("insult")
+                scores["insult"] = max(scores["insult"], toxic)
+            for category, score in ruled.items():
+                if score >= RULE_THRESHOLD:
+                    heads_past.add(category)
+                    scores[category] = max(scores[category], score)
             flagged = sorted(
-                (c for c, s in scores.items() if s >= thresholds.get(c, RULE_THRESHOLD)),
+                (c for c, s in scores.items() if c in heads_past or (c not in heads and s >= limits.get(c, RULE_THRESHOLD))),
                 key=lambda c: -scores[c],
             )
             if len(spans) > 1:
                 spans.sort(key=lambda s: (s.start, s.end))
-            return scores, tuple(spans), analysis.language, tuple(flagged)
+            if automatic is not None and len(automatic) > 1:
+                automatic = tuple(sorted(automatic, key=lambda c: -scores[c]))
+            return scores, tuple(spans), analysis.language, tuple(flagged), automatic
 
         return verdict
 
@@ -289,22 +351,22 @@ class ChatClassifier:
         return found
 
 
-_Parts = tuple[dict[str, float], tuple[Span, ...], str, tuple[str, ...]]
-"""A verdict's scores, spans, language and flagged categories."""
-_HEAD_CATEGORIES = ("insult", "hate", "spam")
-"""The categories the statistical heads score, in `CHAT_CATEGORIES` order."""
+_Parts = tuple[dict[str, float], tuple[Span, ...], str, tuple[str, ...], tuple[str, ...] | None]
+"""A verdict's scores, spans, language, flagged categories (review point) and automatic ones."""
 _MAX_SPANS = 50_000
 _CACHED_CHARS = 200
 """Only chat-length texts are cached: long ones rarely repeat and would crowd the cache."""
 _SEXUAL = re.compile("|".join(re.escape(stem) for stem in SEXUAL_STEMS))
 
 
-def _verdict_builder() -> Callable[[dict[str, float], tuple[Span, ...], str, tuple[str, ...]], TextVerdict]:
-    """`TextVerdict(...)`, or the same object built by setting its four slots directly: the
+def _verdict_builder() -> Callable[
+    [dict[str, float], tuple[Span, ...], str, tuple[str, ...], tuple[str, ...] | None], TextVerdict
+]:
+    """`TextVerdict(...)`, or the same object built by setting its five slots directly: the
     frozen dataclass's generated `__init__` goes through `object.__setattr__` per field (~1 us a
     verdict, measured). Only while the class is exactly that (slots, these fields in this order,
     no `__post_init__`); otherwise the constructor itself (a test checks both give equal verdicts)."""
-    names = ("scores", "spans", "language", "flagged")
+    names = ("scores", "spans", "language", "flagged", "automatic")
     plain = (
         tuple(f.name for f in dataclasses.fields(TextVerdict)) == names
         and getattr(TextVerdict, "__slots__", None) == names
@@ -313,17 +375,22 @@ def _verdict_builder() -> Callable[[dict[str, float], tuple[Span, ...], str, tup
     if not plain:
         return TextVerdict
     setters = [getattr(TextVerdict, name).__set__ for name in names]
-    set_scores, set_spans, set_language, set_flagged = setters
+    set_scores, set_spans, set_language, set_flagged, set_automatic = setters
     new = object.__new__
 
     def build(
-        scores: dict[str, float], spans: tuple[Span, ...], language: str, flagged: tuple[str, ...]
+        scores: dict[str, float],
+        spans: tuple[Span, ...],
+        language: str,
+        flagged: tuple[str, ...],
+        automatic: tuple[str, ...] | None,
     ) -> TextVerdict:
         verdict: TextVerdict = new(TextVerdict)
         set_scores(verdict, scores)
         set_spans(verdict, spans)
         set_language(verdict, language)
         set_flagged(verdict, flagged)
+        set_automatic(verdict, automatic)
         return verdict
 
     return build

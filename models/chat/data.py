@@ -34,6 +34,9 @@ class Sample:
     toxic: int = 0
     hate: int = 0
     spam: int = 0
+    category: str = ""
+    """The room's chat category of an authored line (`clean` or one of `MODEL_SCORED`); "" for
+    the public sets, whose labels are only the binary targets above."""
 
 
 def _split(n: int, labels: list[int], *, test_size: float) -> list[str]:

@@ -159,7 +159,9 @@ def category_scores(
             cats = (
                 TOXIC_FAMILY if category == "toxic" else tuple(v.scores) if category == "any" else (category,)
             )
-            scores.append(max(v.scores.get(c, 0.0) for c in cats))
+            # The public sets' offensive-or-not head is `toxic` where the model has one of its own.
+            ranked = ("toxic", *cats[1:]) if category == "toxic" and "toxic" in v.scores else cats
+            scores.append(max(v.scores.get(c, 0.0) for c in ranked))
             flags.append(any(c in v.flagged for c in cats))
             langs.append(v.language)
     return scores, flags, langs

@@ -52,23 +52,34 @@ def _mix(h: NDArray[np.uint64]) -> NDArray[np.uint64]:
 
 
 class PackedWeights:
-    """A weight matrix (n_features x up to 4 heads) stored as one 16-byte row per feature: each
-    n-gram then costs one random memory access for every head, not one per head (the gather
-    took half the time with 3 heads, measured). Gathered values are the same float32 numbers."""
+    """A weight matrix (n_features x up to 16 heads) stored as one row per feature, 4 floats (16
+    bytes) wide for up to 4 heads, else 16 (64 bytes, one cache line): each n-gram then costs one
+    random memory access for every head, not one per head (the gather took half the time with 3
+    heads, measured). Gathered values are the same float32 numbers."""
 
     def __init__(self, weights: NDArray[np.float32]) -> None:
         n_features, width = weights.shape
-        if width > 4:
-            raise ValueError(f"at most 4 heads fit a packed row, got {width}")
-        rows = np.zeros((n_features, 4), dtype=np.float32)
+        if width > MAX_HEADS:
+            raise ValueError(f"at most {MAX_HEADS} heads fit a packed row, got {width}")
+        self.stride = 4 if width <= 4 else MAX_HEADS
+        rows = np.zeros((n_features, self.stride), dtype=np.float32)
         rows[:, :width] = weights
-        self.rows: NDArray[np.complex128] = rows.view(np.complex128).reshape(-1)
+        self.table: NDArray[np.float32] = rows
         self.width = width
 
     def gather(self, col: NDArray[np.int64]) -> NDArray[np.float32]:
-        """Weights of the given features (rows) for every head (columns 0..width-1 of 4)."""
-        gathered: NDArray[np.float32] = self.rows.take(col).view(np.float32).reshape(-1, 4)
-        return gathered
+        """Weights of the given features (rows) for every head (columns 0..width-1 of the stride)."""
+        if self.stride == 4:  # one 16-byte element per row: numpy's 1-D take is the fast path
+            gathered: NDArray[np.float32] = (
+                self.table.view(np.complex128).reshape(-1).take(col).view(np.float32).reshape(-1, 4)
+            )
+            return gathered
+        wide: NDArray[np.float32] = self.table.take(col, axis=0)
+        return wide
+
+
+MAX_HEADS = 16
+"""Widest packed row (`_ngram.c`'s MAX_WIDTH)."""
 
 
 class NgramHasher(BaseEstimator, TransformerMixin):  # type: ignore[misc]
@@ -98,7 +109,7 @@ class NgramHasher(BaseEstimator, TransformerMixin):  # type: ignore[misc]
         and the weights are float32, else in numpy (`native=False` forces numpy: tests compare)."""
         if native and _ngram is not None:  # like numpy's join, the kernel refuses non-str (TypeError)
             if isinstance(weights, PackedWeights):
-                table, stride, width = weights.rows.view(np.float32), 4, weights.width
+                table, stride, width = weights.table.reshape(-1), weights.stride, weights.width
             elif weights.dtype == np.float32 and weights.ndim == 2 and weights.flags.c_contiguous:
                 table, stride, width = weights.reshape(-1), weights.shape[1], weights.shape[1]
             else:

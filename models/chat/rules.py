@@ -14,7 +14,13 @@ from models.chat.normalize import strip_accents
 from models.chat.patterns import PATTERNS
 from models.chat.prefilter import build_prefilter
 
-__all__ = ["RuleHit", "RuleSet", "find_contacts", "find_links", "triggers", "undo_disguise"]
+__all__ = ["RULE_CATEGORIES", "RuleHit", "RuleSet", "find_contacts", "find_links", "triggers", "undo_disguise"]
+
+RULE_CATEGORIES: tuple[str, ...] = tuple(
+    sorted({c for c, _, _ in PATTERNS} | {"spam", "malicious_link", "personal_info"})
+)
+"""Every category a rule hit can carry (patterns, links, contacts): the statistical heads read the
+best score per category as features, so a pattern is evidence a head weighs, not a verdict."""
 
 _COMMON = frozenset(
     [

@@ -16,8 +16,9 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import fbeta_score, roc_auc_score
 from sklearn.model_selection import train_test_split
 
-from models.chat.artifact import HEADS, ChatModel, LanguageHead
-from models.chat.classifier import N_LEX_FEATURES, Analysis, Analyzer
+from models.chat.artifact import HEADS, LEGACY_HEADS, ChatModel, LanguageHead
+from models.chat.classifier import N_LEX_FEATURES, Analysis, Analyzer, rule_features
+from models.chat.corpus.authored import TOXIC_LABELS, AuthoredLine, evaluation_keys, read_authored
 from models.chat.corpus.hate import BENIGN_TABLE, GROUPS, benign_group_lines, hate_lines
 from models.chat.corpus.insults import insult_terms
 from models.chat.corpus.poker import TRAIN_CLEAN, TRAIN_SPAM, TRAIN_TOXIC
@@ -26,6 +27,7 @@ from models.chat.exclusions import EVERYDAY, POKER_SAFE
 from models.chat.features import NgramHasher, build_token_table, token_words
 from models.chat.lexicon import LANG_BIT, Lexicon, build_terms
 from models.chat.normalize import Normalizer
+from models.chat.rules import RULE_CATEGORIES
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +68,26 @@ class TrainConfig:
 
 
 def authored_samples() -> list[Sample]:
-    """The team's own training lines (see corpus/poker.py)."""
-    out: list[Sample] = []
+    """Our own training lines: the team's (corpus/poker.py, corpus/hate.py) and the independent
+    writers' (corpus/authored/, every category; `category` set)."""
+    out: list[Sample] = [
+        Sample(
+            ln.text,
+            "authored",
+            ln.lang,
+            "train",
+            int(ln.label != "clean"),
+            toxic=int(ln.label in TOXIC_LABELS),
+            hate=int(ln.label == "hate"),
+            spam=int(ln.label == "spam"),
+            category=ln.label,
+        )
+        for ln in authored_lines()
+    ]
     for lang, lines in TRAIN_CLEAN.items():
         out += [Sample(t, "authored", lang, "train", 0) for t in lines]
     for lang, lines in TRAIN_TOXIC.items():
-        out += [Sample(t, "authored", lang, "train", 1, toxic=1) for t in lines]
+        out += [Sample(t, "authored", lang, "train", 1, toxic=1, category="insult") for t in lines]
     for lang, lines in TRAIN_SPAM.items():
         out += [Sample(t, "authored", lang, "train", 1, spam=1) for t in lines]
     for lang in GROUPS:  # corpus/hate.py: hate in every room language, and its benign twins
@@ -79,6 +95,14 @@ def authored_samples() -> list[Sample]:
         out += [Sample(t, "authored", lang, "train", 0) for t in benign_group_lines(lang)]
         out += [Sample(t, "authored", lang, "train", 0) for t in BENIGN_TABLE[lang]]
     return out
+
+
+def authored_lines() -> list[AuthoredLine]:
+    """The independent writers' training lines, minus any that repeats an evaluation line."""
+    from models.chat.overlap import fold_text
+
+    held = evaluation_keys()
+    return [ln for ln in read_authored() if fold_text(ln.text) not in held]
 
 
 def with_authored_terms(terms: dict[str, int], normalizer: Normalizer) -> dict[str, int]:
@@ -109,20 +133,30 @@ def training_pool(datasets_dir: Path) -> list[Sample]:
     return pool + authored_samples()
 
 
+def target(sample: Sample, head: str) -> int:
+    """A sample's label for one head: the binary targets of the public sets' heads, else whether
+    an authored line is of the head's category."""
+    if head in LEGACY_HEADS:
+        return {"toxic": sample.toxic, "hate": sample.hate, "spam": sample.spam}[head]
+    return int(sample.category == head)
+
+
 def design_matrix(
     hasher: NgramHasher,
     bare: NgramHasher,
     analyses: Sequence[Analysis],
     tables: dict[str, dict[str, str]] | None = None,
 ) -> sp.csr_matrix:
-    """Training layout: [folded-view n-grams | lexicon features | accent-free spaCy words]."""
+    """Training layout: [folded-view n-grams | lexicon features | accent-free spaCy words | best
+    rule score per `RULE_CATEGORIES`]."""
     grams = hasher.transform([a.views.folded.text for a in analyses])
     grams.sum_duplicates()
     lex = sp.csr_matrix(np.array([a.lex_features for a in analyses], dtype=np.float32) * LEX_SCALE)
     tables = tables or {}
     words = bare.transform([token_words(a.views.bare.text, tables.get(a.language)) for a in analyses])
     words.sum_duplicates()
-    return sp.hstack([grams, lex, words], format="csr")
+    rules = sp.csr_matrix(rule_features(analyses, RULE_CATEGORIES))
+    return sp.hstack([grams, lex, words, rules], format="csr")
 
 
 def lexicon_only(x: sp.csr_matrix, n_features: int) -> sp.csr_matrix:
@@ -180,20 +214,20 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     )
     # The authored lines are few but are the only chat-like text in several languages.
     sample_weights = np.array([SOURCE_WEIGHTS.get(s.source, 1.0) for s in pool])
-    bare_w = np.zeros((cfg.n_features, len(HEADS)), dtype=np.float32)
-    weights = np.zeros((cfg.n_features, len(HEADS)), dtype=np.float32)
-    lex_w = np.zeros((N_LEX_FEATURES, len(HEADS)), dtype=np.float32)
-    intercepts = np.zeros(len(HEADS), dtype=np.float32)
-    platt_ab = np.zeros((len(HEADS), 2), dtype=np.float32)
+    n, heads = cfg.n_features, HEADS
+    bare_w = np.zeros((n, len(heads)), dtype=np.float32)
+    weights = np.zeros((n, len(heads)), dtype=np.float32)
+    lex_w = np.zeros((N_LEX_FEATURES, len(heads)), dtype=np.float32)
+    rule_w = np.zeros((len(RULE_CATEGORIES), len(heads)), dtype=np.float32)
+    intercepts = np.zeros(len(heads), dtype=np.float32)
+    platt_ab = np.zeros((len(heads), 2), dtype=np.float32)
     thresholds: dict[str, float] = {}
     shared_cal: dict[int, float] = {}
-    for h, head in enumerate(HEADS):
-        y = np.array([getattr(s, head) for s in pool], dtype=np.int64)
+    for h, head in enumerate(heads):
+        y = np.array([target(s, head) for s in pool], dtype=np.int64)
         use = head_rows(pool, head)
         f_idx, c_idx = fit_idx[use[fit_idx]], cal_idx[use[cal_idx]]
-        x_f = sp.vstack([x[f_idx], lexicon_only(x[f_idx], cfg.n_features)], format="csr")
-        w_f = np.concatenate([sample_weights[f_idx], sample_weights[f_idx] * LEX_ONLY_WEIGHT])
-        lr = fit_head(x_f, np.concatenate([y[f_idx], y[f_idx]]), weights=w_f, c=cfg.c, seed=cfg.seed)
+        lr = fit_rows(x, y, sample_weights, f_idx, head=head, cfg=cfg)
         margins = lr.decision_function(x[c_idx])
         a, b = platt(margins, y[c_idx])
         platt_ab[h] = (a, b)
@@ -203,16 +237,14 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
             shared_cal = dict(zip(c_idx.tolist(), probs.tolist(), strict=True))
         # Calibrated and thresholded on the held-out share, then refitted on everything: the
         # 15 % matters for Vietnamese, whose only licensed data is ViHOS.
-        every = np.flatnonzero(use)
-        x_a = sp.vstack([x[every], lexicon_only(x[every], cfg.n_features)], format="csr")
-        w_a = np.concatenate([sample_weights[every], sample_weights[every] * LEX_ONLY_WEIGHT])
-        lr = fit_head(x_a, np.concatenate([y[every], y[every]]), weights=w_a, c=cfg.c, seed=cfg.seed)
+        lr = fit_rows(x, y, sample_weights, np.flatnonzero(use), head=head, cfg=cfg)
         coef = lr.coef_[0]
-        weights[:, h] = coef[: cfg.n_features]
-        lex_w[:, h] = coef[cfg.n_features : cfg.n_features + N_LEX_FEATURES] * LEX_SCALE
-        bare_w[:, h] = coef[cfg.n_features + N_LEX_FEATURES :]
+        weights[:, h] = coef[:n]
+        lex_w[:, h] = coef[n : n + N_LEX_FEATURES] * LEX_SCALE
+        bare_w[:, h] = coef[n + N_LEX_FEATURES : 2 * n + N_LEX_FEATURES]
+        rule_w[:, h] = coef[2 * n + N_LEX_FEATURES :]
         intercepts[h] = lr.intercept_[0]
-        log.info("head %s: threshold %.3f", head, thresholds[head])
+        log.info("head %s: %d rows, %d positive, threshold %.3f", head, use.sum(), y[use].sum(), thresholds[head])
     y_toxic = np.array([s.toxic for s in pool], dtype=np.int64)
     language_heads = {
         lang: language_head(
@@ -220,12 +252,9 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
         )
         for lang in LANGUAGE_SETS
     }
-    category_thresholds = {
-        "insult": thresholds["toxic"],
-        "sexual": thresholds["toxic"],
-        "hate": thresholds["hate"],
-        "spam": thresholds["spam"],
-    }
+    # `toxic` is no category: its F0.5 threshold is where a listed word backs an insult
+    # (classifier.py, word-backed insults).
+    category_thresholds = {h: thresholds[h] for h in heads}
     meta = {
         "trained_on": [*SHIPPABLE, "authored"],
         "pool_size": len(pool),
@@ -248,7 +277,29 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
         meta=meta,
         token_table=tables,
         language_heads=language_heads,
+        heads=heads,
+        rule_features=RULE_CATEGORIES,
+        rule_weights=rule_w,
     )
+
+
+def fit_rows(
+    x: sp.csr_matrix,
+    y: NDArray[np.int64],
+    sample_weights: NDArray[np.float64],
+    rows: NDArray[np.int64],
+    *,
+    head: str,
+    cfg: TrainConfig,
+) -> LogisticRegression:
+    """One head fitted on the given rows. The public sets' heads also see each row with its
+    n-grams dropped (word lists alone: all they have for id/hu/uk), the category heads do not:
+    they learn from authored chat in every room language."""
+    if head not in LEGACY_HEADS:
+        return fit_head(x[rows], y[rows], weights=sample_weights[rows], c=cfg.c, seed=cfg.seed)
+    x_f = sp.vstack([x[rows], lexicon_only(x[rows], cfg.n_features)], format="csr")
+    w_f = np.concatenate([sample_weights[rows], sample_weights[rows] * LEX_ONLY_WEIGHT])
+    return fit_head(x_f, np.concatenate([y[rows], y[rows]]), weights=w_f, c=cfg.c, seed=cfg.seed)
 
 
 def language_head(
@@ -267,6 +318,8 @@ def language_head(
     head). Platt-scaled and weighted against the shared toxic head on the shared calibration share,
     then refitted on all its rows."""
     source = LANGUAGE_SETS[lang]
+    # The run time applies no rule-score weights to a language head: it must not learn any.
+    x = sp.csr_matrix(x[:, : 2 * cfg.n_features + N_LEX_FEATURES])
     use = np.array(
         [s.source == source or (s.source == "authored" and s.lang == lang and not s.hate) for s in pool]
     )
@@ -288,7 +341,7 @@ def language_head(
     n = cfg.n_features
     return LanguageHead(
         weights=coef[:n],
-        bare_weights=coef[n + N_LEX_FEATURES :],
+        bare_weights=coef[n + N_LEX_FEATURES : 2 * n + N_LEX_FEATURES],
         lex_weights=coef[n : n + N_LEX_FEATURES] * LEX_SCALE,
         intercept=float(lr.intercept_[0]),
         platt=(a, b),
@@ -299,10 +352,14 @@ def language_head(
 def head_rows(pool: Sequence[Sample], head: str) -> NDArray[np.bool_]:
     """Rows a head trains and calibrates on. The authored hate lines teach the hate head only:
     in the toxic head their templates' function words ("semua", "itu", "dari") became abuse cues
-    and cost Ibrohim `Abusive` 0.013-0.04 ROC-AUC (measured); the toxic head needs no help there."""
-    if head != "toxic":
+    and cost Ibrohim `Abusive` 0.013-0.04 ROC-AUC (measured); the toxic head needs no help there.
+    The category heads see every authored line and the public sets' clean rows only: a public
+    toxic or spam row is often a threat, sexual or a contact request nobody labelled as such."""
+    if head == "toxic":
+        return np.array([not (s.source == "authored" and s.hate) for s in pool], dtype=bool)
+    if head in LEGACY_HEADS:
         return np.ones(len(pool), dtype=bool)
-    return np.array([not (s.source == "authored" and s.hate) for s in pool], dtype=bool)
+    return np.array([s.source == "authored" or not (s.toxic or s.spam) for s in pool], dtype=bool)
 
 
 def chunks_by_language(analyses: Sequence[Analysis]) -> dict[str, set[str]]:

@@ -250,7 +250,7 @@ def test_verdicts_built_slot_by_slot_equal_constructed_ones() -> None:
     from pipeline.findings import Span
     from pipeline.text_model import TextVerdict
 
-    parts = ({"insult": 0.9, "hate": 0.1}, (Span(start=0, end=3, label="insult"),), "en", ("insult",))
+    parts = ({"insult": 0.9, "hate": 0.1}, (Span(start=0, end=3, label="insult"),), "en", ("insult",), ("insult",))
     fast, slow = _new_verdict(*parts), TextVerdict(*parts)
     assert type(fast) is TextVerdict and fast == slow and repr(fast) == repr(slow)
     assert fast.top == ("insult", 0.9) and dataclasses.replace(fast) == slow

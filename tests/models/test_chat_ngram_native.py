@@ -50,7 +50,7 @@ def texts() -> list[str]:
 
 
 @pytest.mark.parametrize("hasher", HASHERS, ids=["folded", "bare-words", "width-1000"])
-@pytest.mark.parametrize("width", [1, 3, 4])
+@pytest.mark.parametrize("width", [1, 3, 4, 13, 16])
 def test_native_scores_equal_numpy_bit_for_bit(hasher: NgramHasher, width: int, texts: list[str]) -> None:
     if not features.HAS_NATIVE:
         pytest.skip("extension not built")

@@ -56,7 +56,7 @@ def build_chat_detectors(
         BannedWordsDetector(lexicon=lexicon, classifier=shared),
         FloodingDetector(limits=limits),
         ShoutingDetector(lexicon=lexicon),
-        HandInPlayDetector(),
+        HandInPlayDetector(classifier=shared),
     ]
     if shared is not None:
         per_player.insert(1, ClassifierDetector(shared, lexicon=lexicon))

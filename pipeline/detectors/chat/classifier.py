@@ -12,7 +12,7 @@ from pipeline.detectors.chat.fusion import Fused, fuse
 from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
 from pipeline.detectors.chat.state import BoundedMap
 from pipeline.findings import Finding
-from pipeline.text_model import TextClassifier, TextVerdict
+from pipeline.text_model import TextClassifier, TextVerdict, automatic_evidence
 
 
 def chat_category(verdict: TextVerdict, *, among: frozenset[str] | None = None) -> tuple[str, float] | None:
@@ -106,6 +106,7 @@ class ClassifierDetector:
                 "messages": [message_evidence(message, spans)],
                 "scores": {k: round(v, 4) for k, v in verdict.scores.items()},
                 "language": verdict.language,
+                **automatic_evidence(verdict, category),
             },
             table_id=message.table_id,
             tournament_id=message.tournament_id,

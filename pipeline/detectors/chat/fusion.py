@@ -43,6 +43,12 @@ HATE = "hate"
 """A span with this label (pattern or word list) shows the group a hate verdict needs."""
 STAT_ONLY_INSULT = 0.9
 """Toxic-head score an insult needs when no word list or pattern supports it."""
+NAMED_BY_EVIDENCE = frozenset({"hate", "sexual"})
+"""chat.3 categories a classifier with operating points reports as such only with a span of
+their own label (or past their automatic point); otherwise as the rule's generic insult."""
+STAT_ONLY_SPAM = 0.9
+"""Spam-head score advertising needs without a rule span showing what is advertised (classifiers
+with operating points; without them such a verdict never counts)."""
 LEXICON_SCORE = 0.95
 """Rank of a banned-word hit among candidates: the list is short and unambiguous, but a pattern
 naming the act (0.9+) of another specific category is as strong."""
@@ -73,6 +79,24 @@ def model_candidates(verdict: TextVerdict, *, word_labels: frozenset[str], hand_
         if not _is_chat(category) or (category == "hand_in_play" and not hand_running):
             continue
         score = verdict.scores.get(category, 0.0)
+        if verdict.automatic is not None:
+            # A classifier with operating points: every category has a head trained on poker
+            # chat and a review point tuned on independent chat with these gates' cases in it,
+            # so the gates (written for a model that knew SMS spam and tweets) stand aside, but
+            # for advertising with nothing advertised: the spam head still carries SMS promotions
+            # ("only 20 left" 0.84), so without a link, handle or offer it must be sure.
+            if category == "spam" and not labels & ADVERTISING_EVIDENCE and score < STAT_ONLY_SPAM:
+                continue
+            if category in NAMED_BY_EVIDENCE and not {category} & (labels | word_labels) and category not in (
+                verdict.automatic or ()
+            ):
+                # Hate and sexual are told apart from insult (one rule, chat.3, one sanction) by
+                # what the line shows: a group, a sexual word. Without it the line stays in
+                # the rule as an insult ("go fuck yourself" is no hate, "fuck you" no sexual talk).
+                out[GENERIC] = max(out.get(GENERIC, 0.0), score)
+                continue
+            out[category] = score
+            continue
         if category == "spam" and not labels & ADVERTISING_EVIDENCE:
             continue
         if category == HATE and HATE not in labels and HATE not in word_labels:
