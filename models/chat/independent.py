@@ -14,7 +14,8 @@ pipeline `railbird replay` builds (every chat detector, then policy), in a fixed
 
 Counting (per category x language): a line of category C is found when a finding about its speaker
 cites the same house rule as C (`rule_of`: insult, hate, threat and sexual are all chat.3, one
-rule and one sanction); `exact` counts only findings of category C. A clean line counts against
+rule and one sanction); `exact` counts only findings of category C; `automatic` (the automatic-
+action point's recall) counts lines that got an automatic action citing C's rule. A clean line counts against
 the pipeline when any finding names it. Automatic actions are counted once per action id (two
 detectors flagging one line make one mute); one is correct when the line is not clean and the
 action cites the line's rule.
@@ -192,7 +193,7 @@ def evaluate_set(
 
 def score(lines: Sequence[LabelledLine], outcomes: Sequence[LineOutcome]) -> dict[str, Any]:
     """Recall per category x language, clean lines flagged per language, automatic precision."""
-    cells: dict[tuple[str, str], list[tuple[bool, bool]]] = {}
+    cells: dict[tuple[str, str], list[tuple[bool, bool, bool]]] = {}
     clean: dict[str, list[bool]] = {}
     found_as: dict[str, Counter[str]] = {}
     auto: dict[str, list[bool]] = {}
@@ -204,7 +205,9 @@ def score(lines: Sequence[LabelledLine], outcomes: Sequence[LineOutcome]) -> dic
             found_as.setdefault(CLEAN, Counter()).update(outcome.categories)
             continue
         hit = any(rule_of(c) == rule_of(line.label) for c in outcome.categories)
-        cells.setdefault((line.label, line.lang), []).append((hit, line.label in outcome.categories))
+        # The automatic-action point's recall: the line got an automatic action citing its rule.
+        acted = any(rule == rule_of(line.label) for rule in outcome.automatic.values())
+        cells.setdefault((line.label, line.lang), []).append((hit, line.label in outcome.categories, acted))
         found_as.setdefault(line.label, Counter()).update(outcome.categories - {line.label})
     return {
         "context": CONTEXT,
@@ -217,20 +220,23 @@ def score(lines: Sequence[LabelledLine], outcomes: Sequence[LineOutcome]) -> dic
     }
 
 
-def _recall(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
+def _recall(pairs: Sequence[tuple[bool, bool, bool]]) -> dict[str, Any]:
     n = len(pairs)
-    found = sum(h for h, _ in pairs)
-    exact = sum(e for _, e in pairs)
+    found = sum(h for h, _, _ in pairs)
+    exact = sum(e for _, e, _ in pairs)
+    acted = sum(a for _, _, a in pairs)
     return {
         "n": n,
         "found": found,
         "recall": _ratio(found, n),
         "exact": exact,
         "recall_exact": _ratio(exact, n),
+        "automatic": acted,
+        "recall_automatic": _ratio(acted, n),
     }
 
 
-def _recall_table(cells: dict[tuple[str, str], list[tuple[bool, bool]]]) -> dict[str, dict[str, Any]]:
+def _recall_table(cells: dict[tuple[str, str], list[tuple[bool, bool, bool]]]) -> dict[str, dict[str, Any]]:
     table: dict[str, dict[str, Any]] = {}
     for category in sorted({c for c, _ in cells}):
         row = {lang: _recall(cells[(category, lang)]) for lang in LANGS if (category, lang) in cells}
@@ -239,7 +245,7 @@ def _recall_table(cells: dict[tuple[str, str], list[tuple[bool, bool]]]) -> dict
     return table
 
 
-def _by_language(cells: dict[tuple[str, str], list[tuple[bool, bool]]]) -> dict[str, dict[str, Any]]:
+def _by_language(cells: dict[tuple[str, str], list[tuple[bool, bool, bool]]]) -> dict[str, dict[str, Any]]:
     langs = [lang for lang in LANGS if any(lg == lang for _, lg in cells)]
     out = {lang: _recall([p for (_, lg), ps in cells.items() if lg == lang for p in ps]) for lang in langs}
     out["all"] = _recall([p for ps in cells.values() for p in ps])
@@ -288,11 +294,11 @@ def _markdown_set(name: str, result: dict[str, Any]) -> str:
         for lang in LANGS
         if any(lang in row for row in recall.values()) or lang in result["clean_flagged"]
     ]
-    head = ["category", *langs, "all", "exact (all)"]
+    head = ["category", *langs, "all", "exact (all)", "automatic (all)"]
     rows = [_md_row(head), _md_row(["---"] * len(head))]
     for category, row in recall.items():
         cells = [_cell(row.get(lang)) for lang in langs]
-        rows.append(_md_row([category, *cells, _cell(row["all"]), _exact(row["all"])]))
+        rows.append(_md_row([category, *cells, _cell(row["all"]), _exact(row["all"]), _acted(row["all"])]))
     by_lang = result["recall_by_language"]
     rows.append(
         _md_row(
@@ -301,17 +307,18 @@ def _markdown_set(name: str, result: dict[str, Any]) -> str:
                 *(_cell(by_lang.get(lg)) for lg in langs),
                 _cell(by_lang["all"]),
                 _exact(by_lang["all"]),
+                _acted(by_lang["all"]),
             ]
         )
     )
     flagged = result["clean_flagged"]
     rows.append(
-        _md_row(["clean lines flagged", *(_pct(flagged.get(lg)) for lg in langs), _pct(flagged["all"]), ""])
+        _md_row(["clean lines flagged", *(_pct(flagged.get(lg)) for lg in langs), _pct(flagged["all"]), "", ""])
     )
     auto = result["automatic_actions"]
     rows.append(
         _md_row(
-            ["automatic actions: precision", *(_auto(auto.get(lg)) for lg in langs), _auto(auto["all"]), ""]
+            ["automatic actions: precision", *(_auto(auto.get(lg)) for lg in langs), _auto(auto["all"]), "", ""]
         )
     )
     notes = (f"{result['lines']} lines; dropped as found in training text: {result['in_training_dropped']}; "
@@ -330,6 +337,11 @@ def _cell(r: dict[str, Any] | None) -> str:
 
 def _exact(r: dict[str, Any]) -> str:
     return f"{r['exact']}/{r['n']} ({r['recall_exact']:.2f})"
+
+
+def _acted(r: dict[str, Any]) -> str:
+    """Recall at the automatic-action point (an automatic action citing the line's rule)."""
+    return f"{r['automatic']}/{r['n']} ({r['recall_automatic']:.2f})"
 
 
 def _pct(r: dict[str, Any] | None) -> str:

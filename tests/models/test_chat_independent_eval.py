@@ -98,7 +98,9 @@ def test_counting_on_the_rule_detectors() -> None:
     ]
     result = evaluate_set(lines, build_pipeline(rules=RulesConfig(), classifier=None))
     recall = result["recall"]
-    assert recall["insult"]["en"] == {"n": 1, "found": 1, "recall": 1.0, "exact": 1, "recall_exact": 1.0}
+    assert recall["insult"]["en"] == {"n": 1, "found": 1, "recall": 1.0, "exact": 1, "recall_exact": 1.0,
+                                      "automatic": 1, "recall_automatic": 1.0}  # the mute: the automatic point's recall
+    assert recall["hand_in_play"]["all"]["automatic"] == 0  # hand talk is never muted automatically
     assert recall["threat"]["en"]["found"] == 1 and recall["threat"]["en"]["exact"] == 0
     assert recall["hand_in_play"]["all"]["found"] == 1
     assert recall["collusion_talk"]["all"]["found"] == 0
