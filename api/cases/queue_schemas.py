@@ -60,11 +60,13 @@ QueueQuery = Annotated[QueueParams, Depends(queue_params)]
 
 
 class TabCountsPublic(Public):
-    """Matching cases per family and per status; a value above `cap` means "more than cap"."""
+    """Matching cases per family and per status; unless `exact`, a value above `cap` means "more than cap"."""
 
     families: dict[str, int]
     statuses: dict[str, int]
     cap: int
+    exact: bool = False
+    """True with no filter but family and status: exact counts from the per-(family, status) counters."""
 
 
 class BulkFilter(QueueParams):

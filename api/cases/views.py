@@ -56,7 +56,7 @@ def router() -> APIRouter:
     def counts(session: SessionDep, now: NowDep, who: PrincipalDep, filters: QueueQuery) -> TabCountsPublic:
         """Matching cases per family (same status) and per status (same family), each capped."""
         c = queue_service.tab_counts(session, f=filters.to_filter(me=who.user_id), now=now)
-        return TabCountsPublic(families=c.families, statuses=c.statuses, cap=c.cap)
+        return TabCountsPublic(families=c.families, statuses=c.statuses, cap=c.cap, exact=c.exact)
 
     @r.post("/bulk-close", response_model=BulkCloseResult)
     def bulk_close(body: BulkCloseRequest, session: SessionDep, now: NowDep, who: PrincipalDep) -> BulkCloseResult:

@@ -71,6 +71,8 @@ def test_counters_equal_count_after_a_mix_of_writes(client, users, engine, clock
     ann = users.headers("analyst", "ann_later")  # the earlier token lapsed with the clock
     plain = client.get("/v1/cases/counts", params={"family": "chat", "status": "open"}, headers=ann).json()
     truth = _truth(engine)
+    assert plain["exact"] is True
+    assert client.get("/v1/cases/counts", params={"family": "chat", "age": "gt7d"}, headers=ann).json()["exact"] is False
     assert plain["statuses"] == {st: truth.get(("chat", st), 0) for st in plain["statuses"]}
     assert plain["families"] == {fam: truth.get((fam, "open"), 0) for fam in plain["families"]}
     active = client.get("/v1/cases/counts", params={"status": "active"}, headers=ann).json()["families"]
