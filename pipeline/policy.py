@@ -49,6 +49,11 @@ def propose_actions(finding: Finding, *, rules: RulesConfig) -> tuple[ActionProp
         return (_mute(finding, rules),)
     if scope == "tournament":
         value = finding.tournament_id
+        if value is None:
+            # Agreement talk in private chat names no tournament: a disqualification from "some
+            # tournament" is nothing a game server can enforce. The case is reviewed with no
+            # proposal; the moderator names the tournament in a custom sanction.
+            return ()
     expires = _expiry(finding, rules)
     proposals = [
         ActionProposal(

@@ -22,6 +22,8 @@ from api.sanctions.models import Sanction
 from pipeline.findings import stable_id
 
 DECISION_KINDS = ("confirm", "dismiss", "escalate", "hold")
+SCOPES_NEEDING_A_VALUE = frozenset({"tournament", "table", "blind_level"})
+"""Scopes a sanction names the place of; the feature and account scopes stand alone."""
 REASON_TEMPLATES: tuple[str, ...] = (
     "Confirmed: the evidence shows the rule broken as the finding says.",
     "Confirmed: repeated after an earlier sanction.",
@@ -148,6 +150,9 @@ def apply_custom(session: Session, *, case_id: str, kind: str, scope: str, scope
         raise ConflictError(f"case {case_id} is {case.status}; confirm it before sanctioning")
     if expires_at is not None and expires_at <= now:
         raise InvalidError("expires_at must be in the future")
+    if scope in SCOPES_NEEDING_A_VALUE and not scope_value:
+        raise InvalidError(f"a {scope}-scoped sanction needs scope_value (which {scope}); game servers cannot "
+                           "enforce it otherwise")
     target = player_id or case.subject_id
     if target != case.subject_id and target not in _named_players(session, case_id=case_id):
         raise InvalidError(f"player {target!r} is not named by case {case_id}'s findings")

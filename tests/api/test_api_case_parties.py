@@ -50,3 +50,15 @@ def test_a_custom_sanction_may_target_a_named_partner_only(client, users):
     r = client.post(f"/v1/cases/{case_id}/sanctions", json={**body, "player_id": "p-receiver"}, headers=mod)
     assert r.status_code == 200, r.text
     assert [s["player_id"] for s in r.json()] == ["p-receiver"]
+
+
+def test_a_place_scoped_custom_sanction_must_name_the_place(client, users):
+    case_id = _dump_case(client)
+    mod = users.headers("moderator", "mo")
+    client.post(f"/v1/cases/{case_id}/claim", headers=mod)
+    client.post(f"/v1/cases/{case_id}/decisions", json={"kind": "confirm", "reason": "dump"}, headers=mod)
+    body = {"kind": "tournament_disqualification", "scope": "tournament", "reason": "bounty deal"}
+    r = client.post(f"/v1/cases/{case_id}/sanctions", json=body, headers=mod)
+    assert r.status_code == 422 and "needs scope_value" in r.json()["detail"]
+    ok = client.post(f"/v1/cases/{case_id}/sanctions", json={**body, "scope_value": "mtt-9"}, headers=mod)
+    assert ok.status_code == 200 and ok.json()[0]["scope_value"] == "mtt-9"

@@ -44,3 +44,11 @@ def test_bumhunting_victims_are_offered_a_nickname_reset_never_a_sanction():
 def test_a_harassment_target_is_not_sanctioned():
     f = _finding("harassment", "chat", ("p-bully", "p-target"))
     assert [(a.player_id, a.role) for a in propose_actions(f, rules=RulesConfig())] == [("p-bully", "offender")]
+
+
+def test_no_disqualification_is_proposed_without_a_tournament():
+    f = _finding("bounty_agreement", "hand", ("p-a", "p-b")).model_copy(update={"tournament_id": None})
+    assert propose_actions(f, rules=RulesConfig()) == ()
+    named = _finding("bounty_agreement", "hand", ("p-a", "p-b"))
+    assert [(a.kind, a.scope_value) for a in propose_actions(named, rules=RulesConfig())] == [
+        ("tournament_disqualification", "mtt-1"), ("tournament_disqualification", "mtt-1")]
