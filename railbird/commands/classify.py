@@ -50,7 +50,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from models.chat import load_classifier
     from models.chat.normalize import MAX_CHARS
 
-    classifier = load_classifier(args.model or settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
+    try:
+        classifier = load_classifier(args.model or settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
+    except (OSError, ValueError) as exc:  # a missing or broken artifact: say so before reading stdin
+        print(f"railbird classify: cannot load the chat model ({exc})", file=sys.stderr)
+        return 2
     for batch in _batches(sys.stdin, BATCH):
         parsed = [parse_line(line, as_json=args.json) for line in batch]
         texts = [t for t, _ in parsed if t is not None]
@@ -64,6 +68,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 out = {
                     "language": v.language,
                     "flagged": list(v.flagged),
+                    # Past the automatic-action point too (None: the artifact states no points).
+                    "automatic": None if v.automatic is None else list(v.automatic),
                     "scores": {c: round(x, 4) for c, x in v.scores.items()},
                     "spans": [s.model_dump() for s in v.spans],
                 }

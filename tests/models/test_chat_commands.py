@@ -42,6 +42,26 @@ def test_classify_json_mode_rejects_plain_text(
     assert code == 0 and json.loads(out)["error"].startswith("invalid JSON")
 
 
+def test_classify_refuses_a_broken_artifact_before_reading_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.skops"
+    broken.write_bytes(b"PK\x03\x04 truncated")
+    monkeypatch.setattr("sys.stdin", io.StringIO("nice hand\n"))
+    code = main(["classify", "--model", str(broken)])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert "not a readable chat model" in captured.err
+
+
+def test_classify_lists_the_automatic_categories(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _run(monkeypatch, capsys, ["classify"], "nice hand\n")
+    line = json.loads(out)
+    assert code == 0 and line["automatic"] == []  # the shipped model states its points: a list
+
+
 def test_eval_chat_on_a_csv(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
