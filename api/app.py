@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from api import apidocs
 from api.appeals import views as appeals
 from api.audit import views as audit
+from api.audit.text_views import TextViewLog
 from api.auth import views as auth
 from api.cases import views as cases
 from api.console import views as console
@@ -96,6 +97,7 @@ def create_app(
     )
     app.state.config, app.state.sessions, app.state.engine = config, sessions, engine
     app.state.read_sessions = make_read_sessions(sessions)
+    app.state.text_views = TextViewLog(sessions)
     app.state.default_rules_version, app.state.chat_model_path = settings.rules_version, settings.chat_model_path
     install_error_handlers(app)
     app.add_api_route("/healthz", _health, methods=["GET"], include_in_schema=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from api.appeals import service as appeals
 from api.appeals.schemas import AppealCreate, AppealPublic
@@ -28,6 +28,7 @@ from api.deps import ConfigDep, NowDep, PrincipalDep
 from api.errors import InvalidError
 from api.evidence.service import merge
 from api.findings.schemas import FindingPublic
+from api.privacy.policy import may_read_chat
 from api.sanctions.schemas import SanctionApply, SanctionPublic
 
 
@@ -64,9 +65,11 @@ def router() -> APIRouter:
         return bulk.run(session, request=body, principal=who, now=now)
 
     @r.get("/{case_id}", response_model=CaseDetail)
-    def get_case(case_id: str, session: SessionDep, now: NowDep) -> CaseDetail:
+    def get_case(case_id: str, request: Request, session: SessionDep, now: NowDep, who: PrincipalDep) -> CaseDetail:
         """A case with findings, proposals, decisions, sanctions and appeals."""
         b = service.bundle(session, case_id=case_id)
+        if may_read_chat(who.role):
+            request.app.state.text_views.record(actor=who.username, case_id=case_id, surface="api", now=now)
         return CaseDetail(
             case=public(b.case, now),
             findings=[FindingPublic.model_validate(f) for f in b.findings],
@@ -77,9 +80,13 @@ def router() -> APIRouter:
         )
 
     @r.get("/{case_id}/evidence")
-    def get_evidence(case_id: str, session: SessionDep) -> dict[str, Any]:
+    def get_evidence(case_id: str, request: Request, session: SessionDep, now: NowDep,
+                     who: PrincipalDep) -> dict[str, Any]:
         """Merged evidence: chat messages with spans, reports, seat timeline, hand replays."""
-        return merge(service.bundle(session, case_id=case_id).findings)
+        evidence = merge(service.bundle(session, case_id=case_id).findings)
+        if may_read_chat(who.role):
+            request.app.state.text_views.record(actor=who.username, case_id=case_id, surface="api", now=now)
+        return evidence
 
     @r.post("/{case_id}/claim", response_model=CasePublic)
     def claim(case_id: str, session: SessionDep, config: ConfigDep, now: NowDep, who: PrincipalDep) -> CasePublic:

@@ -116,7 +116,8 @@ def router() -> APIRouter:
         return resp
 
     @r.get("/cases/{case_id}")
-    def case_page(case_id: str, ctx: ConsoleDep, session: SessionDep, now: NowDep, config: ConfigDep) -> HTMLResponse:
+    def case_page(case_id: str, request: Request, ctx: ConsoleDep, session: SessionDep, now: NowDep,
+                  config: ConfigDep) -> HTMLResponse:
         try:
             b = cases.bundle(session, case_id=case_id)
         except ServiceError as exc:
@@ -124,6 +125,9 @@ def router() -> APIRouter:
         # Same redaction as the API's JSON: roles that do not review cases see no player-written text.
         ev = merge(b.findings)
         ev = ev if ctx.reads_chat else redact(ev)
+        if ctx.reads_chat and (ev["messages"] or ev["reports"]):
+            request.app.state.text_views.record(actor=ctx.user.username, case_id=case_id, surface="console",
+                                                now=now)
         # Everyone the case's findings name (pairs, groups, victims), subject first, at most four.
         everyone = list(dict.fromkeys([b.case.subject_id, *(p for f in b.findings for p in f.players or [])]))
         histories = [players.history(session, player_id=p, limit=20) for p in everyone[:4]]

@@ -113,3 +113,21 @@ def test_audit_page_filters_the_chain_for_admins_only(client, users):
     client.post("/console/logout", data={"csrf": csrf_of(client.get("/console/").text)})
     login_console(client, users, "senior", "sen")
     assert client.get("/console/audit").status_code == 403
+
+
+def test_reading_players_text_is_audited_once_per_window(client, users, clock):
+    case_id = _case(client)
+    login_console(client, users, "analyst", "ann")
+    client.get(f"/console/cases/{case_id}")
+    client.get(f"/console/cases/{case_id}")  # paging through the same case: one entry
+    api = users.headers("analyst", "bob")
+    client.get(f"/v1/cases/{case_id}", headers=api)
+    client.get(f"/v1/cases/{case_id}/evidence", headers=api)
+    client.get(f"/v1/cases/{case_id}", headers=users.headers("admin", "root"))  # admins see it redacted
+    admin = users.headers("admin", "root")
+    views = client.get("/v1/audit", params={"action": "case.view_text"}, headers=admin).json()
+    assert sorted((e["actor"], e["entity_id"]) for e in views) == [("ann", case_id), ("bob", case_id)]
+    clock.advance(minutes=31)
+    client.get(f"/console/cases/{case_id}")
+    views = client.get("/v1/audit", params={"action": "case.view_text"}, headers=users.headers("admin", "root")).json()
+    assert [e["actor"] for e in views].count("ann") == 2
