@@ -56,6 +56,7 @@ def load_chat_classifier(
     `category_thresholds`), `automatic` its automatic-action points (for the admin policy to pass
     once it carries them; the model's own points apply until then)."""
     from models.chat import load_classifier
+    from models.chat.classifier import ChatClassifier
 
     try:
         classifier = load_classifier(settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
@@ -68,6 +69,8 @@ def load_chat_classifier(
             thresholds={**model.thresholds, **(thresholds or {})},
             auto_thresholds={**model.auto_thresholds, **(automatic or {})},
         )
+        if isinstance(classifier, ChatClassifier):
+            classifier.policy_floors = dict(thresholds or {})
     return classifier
 
 

@@ -159,6 +159,10 @@ class ChatClassifier:
         """Verdicts of recent distinct texts: table chat repeats itself ("gg", "nh", "ty")."""
         self._lock = threading.Lock()
         self._spans: dict[tuple[int, int, str], Span] = {}
+        self.policy_floors: dict[str, float] = {}
+        """Thresholds the admin policy set (railbird/wiring.py): besides a head's review point, a
+        category's pattern hits and word-backed insults must reach them too, so raising a
+        category's threshold quiets every way that category is flagged."""
 
     def head_probabilities(self, analyses: Sequence[Analysis]) -> NDArray[np.float32]:
         """Calibrated probability per statistical head (rows: messages, columns: the model's heads)."""
@@ -251,6 +255,7 @@ class ChatClassifier:
         verdict per caller (its own scores dict) and the cache stays untouched."""
         model = self.model
         limits = {c: model.thresholds.get(c, RULE_THRESHOLD) for c in SCORED_CATEGORIES}
+        floors = dict(self.policy_floors)
         autos = {c: model.auto_thresholds.get(c, math.inf) for c in SCORED_CATEGORIES}
         columns = self.categories
         heads = frozenset(columns)
@@ -318,11 +323,11 @@ class ChatClassifier:
             # almost no clean line, dev set); automatic action only ever comes from the head.
             heads_past = {c for c, limit, _ in head_limits if scores[c] >= limit}
             automatic = tuple(c for c in heads_past if scores[c] >= autos[c]) if stated else None
-            if analysis.lexicon_hits and toxic >= word_backed:
+            if analysis.lexicon_hits and toxic >= word_backed and toxic >= floors.get("insult", 0.0):
                 heads_past.add("insult")
                 scores["insult"] = max(scores["insult"], toxic)
             for category, score in ruled.items():
-                if score >= RULE_THRESHOLD:
+                if score >= RULE_THRESHOLD and score >= floors.get(category, 0.0):
                     heads_past.add(category)
                     scores[category] = max(scores[category], score)
             flagged = sorted(

@@ -70,7 +70,10 @@ def test_consumer_applies_a_policy_change_without_a_redeploy(tmp_path: Path, kaf
                                     env=env, stdout=out, stderr=subprocess.STDOUT)
         try:
             wait_until(lambda: _ready(metrics), 120, f"/readyz; log: {log.read_text()[-2000:]}")
-            produce(kafka_broker.bootstrap, CHAT, [chat_value(event_id="pol-1", player_id="p-before", text="kys loser")])
+            # An insult past the model's automatic point ("kys loser" is a threat below its own since
+            # format 5, reviewed rather than muted).
+            produce(kafka_broker.bootstrap, CHAT,
+                    [chat_value(event_id="pol-1", player_id="p-before", text="you are a stupid idiot")])
             wait_until(lambda: _sanctions(base, sen, "p-before"), 60, "an automatic mute before the change")
             assert _sanctions(base, sen, "p-before")[0]["kind"] == "chat_mute"
             r = httpx.patch(f"{base}/v1/admin/policy", headers=adm, timeout=30,
@@ -80,7 +83,8 @@ def test_consumer_applies_a_policy_change_without_a_redeploy(tmp_path: Path, kaf
             # The old lanes finish their batch and commit first; the new ones log the revision they run.
             wait_until(lambda: "enforcement policy revision 1" in _messages(log), 120, "lanes rebuilt")
             wait_until(lambda: _ready(metrics), 120, f"/readyz after the restart; log: {log.read_text()[-2000:]}")
-            produce(kafka_broker.bootstrap, CHAT, [chat_value(event_id="pol-2", player_id="p-after", text="kys loser")])
+            produce(kafka_broker.bootstrap, CHAT,
+                    [chat_value(event_id="pol-2", player_id="p-after", text="you are a stupid idiot")])
             wait_until(lambda: _findings(base, sen, "p-after"), 90, "the finding after the change")
             assert _sanctions(base, sen, "p-after") == [], "auto-mute is off: the offence waits for review"
             proc.send_signal(signal.SIGTERM)
