@@ -14,13 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from pipeline.categories import MODEL_SCORED
 from pipeline.rules import RULES_PRESETS, RulesConfig
 
-THRESHOLD_CATEGORIES: Final = (
-    "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info",
-    "impersonation", "collusion_talk", "hand_in_play", "criminal",
-)  # fmt: skip
-"""Categories the chat classifier scores, each with an operating threshold an admin may override."""
+THRESHOLD_CATEGORIES: Final = MODEL_SCORED
+"""Categories the chat classifier scores, each with an operating threshold an admin may override:
+the category catalogue's list (pipeline/categories.py), so a new head appears here by itself."""
 MIN_THRESHOLD: Final = 0.05
 MIN_AUTO_MUTE_SCORE: Final = 0.5
 """Below this an automatic mute would act on evidence weaker than a coin toss."""
