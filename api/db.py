@@ -106,10 +106,11 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (a no-op when it is already there)."""
+    """Bring the schema to the newest revision of every branch (a no-op when it is already there):
+    work on separate tables may branch from one revision until a merge revision joins them."""
     if engine.url.get_backend_name() == "sqlite" and engine.url.database not in (None, "", ":memory:"):
         Path(str(engine.url.database)).parent.mkdir(parents=True, exist_ok=True)
-    command.upgrade(alembic_config(engine), "head")
+    command.upgrade(alembic_config(engine), "heads")
 
 
 def make_read_sessions(sessions: sessionmaker[Session]) -> sessionmaker[Session]:

@@ -70,7 +70,7 @@ def test_migration_backfills_findings_stored_before_it(engine: Engine):
                              summary="old", document={}, ingested_at=T0))
             s.commit()
     finally:
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, "heads")
     with make_sessions(engine)() as s:
         rows = s.execute(select(FindingPlayer.player_id, FindingPlayer.case_id, FindingPlayer.position,
                                 FindingPlayer.ts).order_by(FindingPlayer.position)).all()
