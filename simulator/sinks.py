@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
 from typing import IO, Any, Protocol
 
 from pipeline.contracts import CHAT, SNAPCAM, ChatMessage, Event, SeatActivity, SnapCamReport
@@ -83,12 +84,20 @@ def kafka_sink(bootstrap: str, *, topic_prefix: str = "") -> KafkaSink:
 def paced(
     events: Iterable[tuple[str, Event]], *, rate: float, max_seconds: float | None,
     clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+    wall: Callable[[], datetime] | None = None,
 ) -> Iterator[tuple[str, Event]]:
-    """Events at most `rate` per second (0 = as fast as possible), stopping after `max_seconds`."""
+    """Events at most `rate` per second (0 = as fast as possible), stopping after `max_seconds`.
+
+    `wall` (live pacing): no event is sent before the wall clock reaches its own timestamp. A room
+    that starts in the past streams its history at `rate` until it catches up with the clock, then
+    runs at the speed of the clock, so nothing a game server or reviewer sees is dated ahead of now
+    (sanction windows, case ages and SLA colours all read the real time)."""
     began = clock()
     for n, item in enumerate(events):
         now = clock()
         due = began + n / rate if rate > 0 else now
+        if wall is not None:
+            due = max(due, now + (item[1].ts - wall()).total_seconds())
         if max_seconds is not None and max(now, due) - began >= max_seconds:
             return
         if due > now:

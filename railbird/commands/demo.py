@@ -20,6 +20,11 @@ from railbird.demo_status import DemoStatus, OffsetReader, read_status
 from railbird.settings import Settings
 from railbird.supervisor import Supervisor
 
+DEMO_HISTORY_MINUTES = 60
+"""The simulated room has been open this long when the demo starts: its last hour streams at
+--rate (about 70 s at 200 events/s), then the room runs on the wall clock, so no event, finding or
+sanction is dated ahead of now."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Traffic rate, seed, and an optional duration (for scripted runs)."""
@@ -55,7 +60,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             supervisor.start(
                 "simulator",
                 ["simulate", "--profile", "demo", "--seed", str(args.seed), "--rate", str(args.rate), "--minutes", "600",
-                 "--start", "now"],
+                 "--start", f"now-{DEMO_HISTORY_MINUTES}m", "--live"],
                 env=env,
             )
             _banner(api_url, logins, demo_dir)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from contextlib import ExitStack
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from railbird.commands.bounty_options import add_bounty_arguments, bounty_config, bounty_error
@@ -32,14 +33,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_bounty_arguments(parser)
     parser.add_argument("--bootstrap", default=None, help="Kafka bootstrap (default RAILBIRD_KAFKA_BOOTSTRAP)")
     parser.add_argument("--start", type=_start_time, default=None,
-                        help="room start time: ISO 8601 with offset, or 'now' (the demo's); default a fixed date, "
-                             "so a seed gives byte-identical events")
+                        help="room start time: ISO 8601 with offset, 'now', or 'now-90m' / 'now-2h' (a room "
+                             "already running); default a fixed date, so a seed gives byte-identical events")
+    parser.add_argument("--live", action="store_true",
+                        help="never send an event before the wall clock reaches its time (the demo's): a room "
+                             "started in the past streams its history at --rate, then runs on the clock")
 
 
 def _start_time(value: str) -> datetime:
-    """`now` (the wall clock, whole seconds) or an ISO 8601 time with a UTC offset."""
-    if value == "now":
-        return datetime.now(UTC).replace(microsecond=0)
+    """`now` (the wall clock, whole seconds), `now-<N>m` / `now-<N>h`, or ISO 8601 with a UTC offset."""
+    if value == "now" or value.startswith("now-"):
+        return datetime.now(UTC).replace(microsecond=0) - _lead(value.removeprefix("now").removeprefix("-"))
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError as exc:
@@ -47,6 +51,24 @@ def _start_time(value: str) -> datetime:
     if parsed.tzinfo is None:
         raise argparse.ArgumentTypeError(f"give a UTC offset (e.g. {value}+00:00)")
     return parsed.astimezone(UTC)
+
+
+def _lead(text: str) -> timedelta:
+    """'' -> 0; '90m' -> 90 minutes; '2h' -> 2 hours; anything else is refused with the forms allowed."""
+    if not text:
+        return timedelta()
+    unit = {"m": 60, "h": 3600}.get(text[-1:])
+    try:
+        amount = float(text[:-1]) if unit else math.nan
+    except ValueError:
+        amount = math.nan
+    if unit is None or not math.isfinite(amount) or amount < 0:
+        raise argparse.ArgumentTypeError(f"not a lead time: {text!r}; write e.g. now-90m or now-2h")
+    return timedelta(seconds=amount * unit)
+
+
+def _wall() -> datetime:
+    return datetime.now(UTC)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -76,7 +98,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         sent = 0
         last = None
         try:
-            for topic, event in paced(room.events(), rate=args.rate, max_seconds=args.duration):
+            for topic, event in paced(room.events(), rate=args.rate, max_seconds=args.duration,
+                                      wall=_wall if args.live else None):
                 sink.write(topic, event)
                 sent += 1
                 last = event.ts

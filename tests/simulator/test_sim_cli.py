@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from pipeline.contracts import SEAT, SeatActivity
 from railbird.cli import main
 from railbird.commands import evaluate
+from railbird.commands.simulate import _start_time
 from simulator.sinks import kafka_key, paced, read_truth
 from tests.simulator.sim_rooms import generated
 
@@ -82,6 +86,39 @@ def test_pacing_sleeps_to_the_rate_and_stops_at_the_duration() -> None:
     items = [("t", None)] * 10
     out = list(paced(items, rate=5.0, max_seconds=1.0, clock=lambda: now[0], sleep=sleep))  # type: ignore[arg-type]
     assert len(out) == 5 and slept == pytest.approx([0.2] * 4)
+
+
+def test_live_pacing_streams_the_past_at_the_rate_then_never_sends_an_event_before_its_time() -> None:
+    """The demo's room: history at the rate, then the wall clock; nothing is dated ahead of now."""
+    start = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    now = [0.0]
+    sent_at: list[tuple[datetime, datetime]] = []
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    def wall() -> datetime:
+        return start + timedelta(seconds=now[0])
+
+    # Ten events a minute apart, the first five minutes in the past (room opened at 11:55).
+    events = [("t", SimpleNamespace(ts=start + timedelta(minutes=m - 5))) for m in range(10)]
+    for _, event in paced(events, rate=10.0, max_seconds=None, clock=lambda: now[0], sleep=sleep,  # type: ignore[arg-type]
+                          wall=wall):
+        sent_at.append((event.ts, wall()))
+    assert all(ts <= at for ts, at in sent_at)  # never ahead of the clock
+    assert sent_at[4][1] - start < timedelta(seconds=1)  # the past streamed at 10/s
+    assert [at - ts for ts, at in sent_at[6:]] == [timedelta()] * 4  # then on time, to the second
+
+
+def test_start_time_forms(capsys: pytest.CaptureFixture[str]) -> None:
+    before = datetime.now(UTC)
+    assert before - timedelta(minutes=91) < _start_time("now-90m") <= before - timedelta(minutes=89)
+    assert _start_time("now-2h") <= before - timedelta(hours=1, minutes=59)
+    with pytest.raises(argparse.ArgumentTypeError, match="now-90m"):
+        _start_time("now-ninety")
+    with pytest.raises(SystemExit):
+        main(["simulate", "--start", "now-5x", "--out", "-"])
+    assert "lead time" in capsys.readouterr().err
 
 
 def test_output_does_not_depend_on_the_interpreter_hash_seed(tmp_path: Path) -> None:
