@@ -23,6 +23,7 @@ from api.db import make_engine, make_read_sessions, make_sessions, migrate
 from api.deps import ApiConfig, authorize
 from api.errors import install_error_handlers
 from api.findings import views as findings
+from api.labels import views as labels
 from api.middleware import BodyLimit, SecurityHeaders
 from api.outbox import views as events
 from api.outbox.relay import Relay
@@ -129,7 +130,8 @@ def api_router() -> APIRouter:
     """Everything under /v1, behind the deny-by-default permission table."""
     v1 = APIRouter(prefix="/v1", dependencies=[Depends(authorize)])
     v1.add_api_route("/health", _health, methods=["GET"], tags=["health"])
-    for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events, policy, saved_views):
+    for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events, policy, saved_views,
+                   labels):
         v1.include_router(module.router())
     return v1
 

@@ -9,6 +9,7 @@ from api.cases.models import Case, CaseAction, CaseTag
 from api.db import Base
 from api.decisions.models import Decision
 from api.findings.models import FindingPlayer, FindingRow
+from api.labels.models import LabelRow
 from api.outbox.models import OutboxEvent
 from api.policy.models import PolicyRevision
 from api.sanctions.models import Sanction
@@ -25,6 +26,7 @@ __all__ = [
     "Decision",
     "FindingPlayer",
     "FindingRow",
+    "LabelRow",
     "OutboxEvent",
     "PolicyRevision",
     "Sanction",

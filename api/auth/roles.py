@@ -13,7 +13,8 @@ ROLES: Final[tuple[Role, ...]] = ("analyst", "moderator", "senior", "service", "
 HUMAN_ROLES: Final[tuple[Role, ...]] = ("analyst", "moderator", "senior", "admin")
 
 Permission = Literal[
-    "public", "view", "decide", "sanction", "senior", "ingest", "read_sanctions", "read_policy", "admin", "self"
+    "public", "view", "decide", "sanction", "senior", "ingest", "read_sanctions", "read_policy", "admin", "self",
+    "export_labels",
 ]
 
 GRANTS: Final[dict[Permission, frozenset[Role]]] = {
@@ -27,6 +28,7 @@ GRANTS: Final[dict[Permission, frozenset[Role]]] = {
     "read_sanctions": frozenset({"service", "analyst", "moderator", "senior", "admin"}),
     "read_policy": frozenset(ROLES),
     "admin": frozenset({"admin"}),
+    "export_labels": frozenset({"senior", "admin"}),  # players' words leave as training data: audited
 }
 """Which roles hold each permission: analyst < moderator < senior for review work; service and
 admin are separate so a leaked service token cannot decide cases and an admin cannot sanction."""
@@ -77,6 +79,9 @@ ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
     ("GET", "/v1/policy"): "read_policy",
     ("GET", "/v1/admin/policy"): "admin",
     ("PATCH", "/v1/admin/policy"): "admin",
+    ("GET", "/v1/labels"): "view",
+    ("POST", "/v1/labels/{finding_id}/correction"): "decide",
+    ("GET", "/v1/labels/export"): "export_labels",
 }
 """(method, route path) -> permission; the router-level dependency enforces it on every call."""
 

@@ -39,6 +39,7 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("POST", "/console/cases/{case_id}/take-over"): "decide",
     ("POST", "/console/cases/{case_id}/decide"): "decide",
     ("POST", "/console/cases/{case_id}/note"): "decide",
+    ("POST", "/console/cases/{case_id}/labels/{finding_id}"): "decide",
     ("POST", "/console/cases/{case_id}/sanction"): "sanction",
     ("POST", "/console/cases/{case_id}/appeal"): "senior",
     ("POST", "/console/sanctions/{sanction_id}/revoke"): "sanction",

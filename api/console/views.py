@@ -22,7 +22,7 @@ from api.auth import service as auth
 from api.cases import service as cases
 from api.cases.models import Case
 from api.cases.schemas import TakeOverRequest
-from api.console import audit_page, flash, pair_chart, policy_page, render
+from api.console import audit_page, flash, labels_page, pair_chart, policy_page, render
 from api.console.flash import Flash
 from api.console.guard import (
     LOGIN_CSRF_COOKIE,
@@ -43,6 +43,7 @@ from api.decisions.schemas import DecisionCreate, NoteCreate
 from api.deps import ConfigDep, NowDep
 from api.errors import ServiceError, UnauthorizedError
 from api.evidence.service import merge
+from api.labels import service as label_store
 from api.outbox import service as outbox
 from api.players import service as players
 from api.privacy.policy import redact
@@ -147,6 +148,7 @@ def router() -> APIRouter:
             claimed_by_other=_claimed_by_other(b.case, ctx.user.user_id, now),
             groups=render.collapse_findings(b.findings), groups_shown=render.FINDING_GROUPS_SHOWN,
             follow_ups=cases.follow_ups(session, case=b.case), everyone=everyone,
+            labels=label_store.for_case(session, case_id=case_id), label_categories=labels_page.CATEGORY_CHOICES,
         )
 
     def act(case_id: str, fn: Callable[[], object], done: str, ctx: ConsoleContext) -> RedirectResponse:
@@ -264,6 +266,7 @@ def router() -> APIRouter:
 
     policy_page.install(r, page)
     audit_page.install(r, page)
+    labels_page.install(r)
     install_queue_page(r, page)
     install_player_page(r, page)
     return r

@@ -17,6 +17,7 @@ from api.decisions.models import Decision
 from api.errors import ConflictError, ForbiddenError, InvalidError
 from api.findings.models import FindingRow
 from api.ids import new_id
+from api.labels import service as labels
 from api.sanctions import service as sanctions
 from api.sanctions.models import Sanction
 from pipeline.findings import stable_id
@@ -49,6 +50,7 @@ def decide(session: Session, *, case_id: str, kind: str, reason: str, apply: boo
                         user_id=principal.user_id, created_at=now)
     session.add(decision)
     session.flush()
+    labels.on_decision(session, decision=decision, case=case, principal=principal, now=now)
     # A moderator who confirms is the next role themself: they keep the claim to enforce at once.
     keeps_claim = effect == "confirm" and allowed("sanction", principal.role)
     _transition(session, case=case, kind=effect, now=now, keep_claim=keeps_claim)

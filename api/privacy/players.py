@@ -31,6 +31,7 @@ from api.cases.models import CLOSED_STATUSES, Case, CaseAction
 from api.decisions.models import Decision
 from api.errors import ConflictError
 from api.findings.models import FindingPlayer, FindingRow
+from api.labels import service as labels
 from api.outbox.models import OutboxEvent
 from api.privacy.policy import FREE_TEXT_KEYS
 from api.sanctions.models import Sanction
@@ -132,6 +133,7 @@ def erase_player(session: Session, *, player_id: str, key: str, actor: str, now:
         f.players = [alias if p == player_id else p for p in f.players]
         f.summary = ERASED if about else f.summary
         f.subject_id = alias if f.subject_id == player_id else f.subject_id
+    labels.forget_texts(session, finding_ids=[f.finding_id for f in findings])  # labels copy their words
     for named in session.scalars(select(FindingPlayer).where(FindingPlayer.player_id == player_id)):
         named.player_id = alias
     cases = list(session.scalars(select(Case).where(Case.subject_id == player_id)))
@@ -175,6 +177,7 @@ def redact_expired(session: Session, *, days: int, now: datetime, actor: str = "
             redacted += 1
             touched.add(case.id)
         case.summary = EXPIRED
+    labels.forget_case_texts(session, case_ids=touched)  # a label's text is a copy of the evidence
     tags.rebuild(session, case_ids=touched)
     if redacted:
         audit.append(session, actor=actor, action="retention.redact", entity_type="retention",
