@@ -34,6 +34,7 @@ from api.privacy.shaping import PrivacyShaping
 from api.ratelimit import RateLimit, rate_limits_from
 from api.sanctions import views as sanctions
 from api.saved_views import views as saved_views
+from api.shadow import views as shadow_views
 from api.stats import views as stats
 from railbird.settings import DEV_SERVICE_TOKEN, Settings
 
@@ -133,6 +134,7 @@ def api_router() -> APIRouter:
     for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events, policy, saved_views,
                    labels):
         v1.include_router(module.router())
+    v1.include_router(shadow_views.router())
     return v1
 
 

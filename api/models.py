@@ -14,6 +14,7 @@ from api.outbox.models import OutboxEvent
 from api.policy.models import PolicyRevision
 from api.sanctions.models import Sanction
 from api.saved_views.models import SavedView
+from api.shadow.models import ShadowFindingRow
 
 __all__ = [
     "ApiToken",
@@ -31,5 +32,6 @@ __all__ = [
     "PolicyRevision",
     "Sanction",
     "SavedView",
+    "ShadowFindingRow",
     "User",
 ]

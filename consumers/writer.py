@@ -48,11 +48,14 @@ def distinct_findings(handled: Sequence[Handled]) -> tuple[list[Finding], dict[s
     """The batch's findings, each once (two records can complete the same finding), and the record
     each came from (where a rejected finding's dead letter points)."""
     source: dict[str, RecordLike] = {}
+    seen: set[tuple[str, bool]] = set()
     findings: list[Finding] = []
     for h in handled:
         for f in h.findings:
-            if f.finding_id not in source:
-                source[f.finding_id] = h.record
+            # A shadow copy's finding has the live one's id on purpose (pipeline/shadow.py): keep both.
+            if (f.finding_id, f.shadow) not in seen:
+                seen.add((f.finding_id, f.shadow))
+                source.setdefault(f.finding_id, h.record)
                 findings.append(f)
     return findings, source
 

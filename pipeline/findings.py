@@ -83,6 +83,9 @@ class Finding(BaseModel):
     spans: tuple[Span, ...] = ()
     evidence: dict[str, Any] = Field(default_factory=dict)
     actions: tuple[ActionProposal, ...] = ()
+    shadow: bool = False
+    """Found by a shadow copy (pipeline/shadow.py): the review API stores it apart and acts on
+    nothing; its id is what the live copy gives the same finding."""
 
     @property
     def subject(self) -> str:

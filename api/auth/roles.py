@@ -79,6 +79,8 @@ ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
     ("GET", "/v1/policy"): "read_policy",
     ("GET", "/v1/admin/policy"): "admin",
     ("PATCH", "/v1/admin/policy"): "admin",
+    ("GET", "/v1/shadow/findings"): "view",
+    ("GET", "/v1/shadow/comparison"): "view",
     ("GET", "/v1/labels"): "view",
     ("POST", "/v1/labels/{finding_id}/correction"): "decide",
     ("GET", "/v1/labels/export"): "export_labels",

@@ -26,6 +26,8 @@ class IngestResponse(Public):
     duplicates: int
     case_ids: list[str]
     sanction_ids: list[str]
+    shadow: int = 0
+    """Of `accepted`, shadow findings (stored apart: no case, sanction or event)."""
 
 
 class FindingPublic(Public):

@@ -15,6 +15,7 @@ from api.db import lock_for_write
 from api.errors import InvalidError, NotFoundError
 from api.findings.models import FindingPlayer, FindingRow
 from api.sanctions import service as sanctions
+from api.shadow import service as shadow_findings
 from api.text import bad_text
 from api.upsert import insert_many_ignore
 from pipeline.findings import ActionProposal, Finding
@@ -30,6 +31,8 @@ class IngestResult:
     duplicates: int = 0
     case_ids: list[str] = field(default_factory=list)
     sanction_ids: list[str] = field(default_factory=list)
+    shadow: int = 0
+    """Of `accepted`, the shadow findings: stored in `shadow_findings` only (api/shadow)."""
 
 
 def ingest(session: Session, *, findings: list[Finding], now: datetime) -> IngestResult:
@@ -39,6 +42,13 @@ def ingest(session: Session, *, findings: list[Finding], now: datetime) -> Inges
             raise InvalidError(f"findings[{i}].{where}: text contains NUL or an unpaired surrogate")
     result = IngestResult()
     lock_for_write(session)  # the case counters below are read, then written back
+    # Shadow findings never reach a case, a proposal, a sanction or the outbox: they are split off here.
+    if shadow := [f for f in findings if f.shadow]:
+        findings = [f for f in findings if not f.shadow]
+        stored = shadow_findings.store(session, findings=shadow, now=now)
+        result.shadow = stored.accepted
+        result.accepted += stored.accepted
+        result.duplicates += stored.duplicates
     # Repeats are found with one query; ON CONFLICT below still catches concurrent writers.
     ids = list({f.finding_id for f in findings})
     seen = set(session.scalars(select(FindingRow.finding_id).where(FindingRow.finding_id.in_(ids))))

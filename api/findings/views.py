@@ -21,7 +21,7 @@ def router() -> APIRouter:
         """Idempotent ingestion of up to 1,000 findings (service token)."""
         result = service.ingest(session, findings=body.findings, now=now)
         return IngestResponse(accepted=result.accepted, duplicates=result.duplicates,
-                              case_ids=result.case_ids, sanction_ids=result.sanction_ids)
+                              case_ids=result.case_ids, sanction_ids=result.sanction_ids, shadow=result.shadow)
 
     @r.get("", response_model=list[FindingPublic])
     def list_findings(session: SessionDep, detector: Filter = None, family: Filter = None,

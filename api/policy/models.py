@@ -22,6 +22,10 @@ class PolicyRevision(Base):
     auto_mute_min_score: Mapped[float | None] = mapped_column(Float)
     auto_mute_minutes: Mapped[int | None] = mapped_column(Integer)
     category_thresholds: Mapped[dict[str, float]] = mapped_column(JsonColumn)
+    shadow_detectors: Mapped[list[str] | None] = mapped_column(JsonColumn, nullable=True)
+    """Detectors with a shadow copy (api.policy.shadow); NULL in rows older than shadow mode: none."""
+    shadow_category_thresholds: Mapped[dict[str, float] | None] = mapped_column(JsonColumn, nullable=True)
+    shadow_rules_version: Mapped[str | None] = mapped_column(String(64))
     changed_by: Mapped[str] = mapped_column(String(64))
     changed_at: Mapped[datetime] = mapped_column(UtcDateTime)
     reason: Mapped[str] = mapped_column(Text)

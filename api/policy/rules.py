@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from api.policy.shadow import ShadowSettings, candidate_thresholds, shadow_from_document, shadow_problems
 from pipeline.categories import MODEL_SCORED
 from pipeline.rules import RULES_PRESETS, RulesConfig
 
@@ -38,6 +39,8 @@ class PolicySettings:
     """None: the preset's value."""
     category_thresholds: Mapping[str, float] = field(default_factory=dict)
     """Overrides of the chat model's operating thresholds (missing: the model's own)."""
+    shadow: ShadowSettings = field(default_factory=lambda: ShadowSettings())
+    """Candidates that run beside the live pipeline and act on nothing (api/policy/shadow.py)."""
 
 
 def problems(policy: PolicySettings) -> list[str]:
@@ -51,11 +54,20 @@ def problems(policy: PolicySettings) -> list[str]:
     minutes = policy.auto_mute_minutes
     if minutes is not None and not 1 <= minutes <= MAX_AUTO_MUTE_MINUTES:
         out.append(f"auto_mute_minutes must be within [1, {MAX_AUTO_MUTE_MINUTES}]")
-    for category, value in policy.category_thresholds.items():
+    out.extend(threshold_problems("category_thresholds", policy.category_thresholds))
+    out.extend(shadow_problems(policy.shadow))
+    out.extend(threshold_problems("shadow.category_thresholds", policy.shadow.category_thresholds))
+    return out
+
+
+def threshold_problems(name: str, thresholds: Mapping[str, float]) -> list[str]:
+    """Why a category -> threshold map cannot be applied (the live one and the shadow candidate)."""
+    out: list[str] = []
+    for category, value in thresholds.items():
         if category not in THRESHOLD_CATEGORIES:
-            out.append(f"category_thresholds: unknown category {category!r}; one of {list(THRESHOLD_CATEGORIES)}")
+            out.append(f"{name}: unknown category {category!r}; one of {list(THRESHOLD_CATEGORIES)}")
         elif not MIN_THRESHOLD <= value <= 1.0:
-            out.append(f"category_thresholds.{category} must be within [{MIN_THRESHOLD}, 1.0]")
+            out.append(f"{name}.{category} must be within [{MIN_THRESHOLD}, 1.0]")
     return out
 
 
@@ -70,6 +82,17 @@ def effective_rules(policy: PolicySettings) -> RulesConfig:
         auto_mute_min_score=score if policy.auto_mute_enabled else math.inf,
         auto_mute_minutes=policy.auto_mute_minutes or preset.auto_mute_minutes,
     )
+
+
+def shadow_rules(policy: PolicySettings) -> RulesConfig:
+    """The rules the shadow copies run with: the live policy with the candidate rules version (if any)."""
+    version = policy.shadow.rules_version or policy.rules_version
+    return effective_rules(dataclasses.replace(policy, rules_version=version))
+
+
+def shadow_thresholds(policy: PolicySettings) -> dict[str, float]:
+    """The chat thresholds the shadow copies run with: the live overrides with the candidate's on top."""
+    return candidate_thresholds(policy.category_thresholds, policy.shadow)
 
 
 def describe(rules: RulesConfig) -> dict[str, Any]:
@@ -104,6 +127,7 @@ def from_document(doc: Mapping[str, Any]) -> PolicySettings:
             auto_mute_min_score=None if doc.get("auto_mute_min_score") is None else float(doc["auto_mute_min_score"]),
             auto_mute_minutes=None if doc.get("auto_mute_minutes") is None else int(doc["auto_mute_minutes"]),
             category_thresholds={str(k): float(v) for k, v in dict(doc.get("category_thresholds") or {}).items()},
+            shadow=shadow_from_document(doc.get("shadow") or {}),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"unusable policy document: {exc}") from None

@@ -17,6 +17,28 @@ ThresholdCategory = Literal[
 Threshold = Annotated[float, Field(ge=MIN_THRESHOLD, le=1.0)]
 
 
+class ShadowPublic(Public):
+    """The shadow part of the policy (api/policy/shadow.py): candidates that act on nothing."""
+
+    detectors: list[str]
+    """Detectors with a shadow copy; empty: shadow mode is off."""
+    category_thresholds: dict[str, float]
+    """Candidate chat thresholds over the live overrides."""
+    rules_version: str | None
+    """Candidate house-rules version (None: the live one)."""
+    since: datetime | None = None
+    """When this shadow configuration took effect (the first revision of the run that has it)."""
+
+
+class ShadowUpdate(Body):
+    """`shadow` in a policy change: replaces the whole shadow part ({} or no detectors: off)."""
+
+    detectors: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(default_factory=list, max_length=64)
+    category_thresholds: dict[str, float] = Field(default_factory=dict)
+    """Checked against the categories and bounds of `category_thresholds` (422 with the reason)."""
+    rules_version: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
 class PolicyPublic(Public):
     """The enforcement policy in force: what an admin set, and the rules it produces."""
 
@@ -34,6 +56,7 @@ class PolicyPublic(Public):
     reason: str
     rules: dict[str, Any]
     """The rules the consumers run with under this policy (ladders, windows, exempt formats, ...)."""
+    shadow: ShadowPublic
 
 
 class PolicyAdminView(PolicyPublic):
@@ -42,6 +65,8 @@ class PolicyAdminView(PolicyPublic):
     available_versions: list[str]
     threshold_categories: list[str]
     model_thresholds: dict[str, float]
+    available_detectors: list[str]
+    """Detector names that may run in shadow."""
 
 
 class PolicyUpdate(Body):
@@ -55,6 +80,8 @@ class PolicyUpdate(Body):
     """Back to the rules version's own auto-mute score and minutes."""
     category_thresholds: dict[ThresholdCategory, Threshold] | None = None
     """Replaces every override ({} = the model's thresholds everywhere)."""
+    shadow: ShadowUpdate | None = None
+    """Replaces the shadow part when given; omitted: it stays."""
     expected_revision: Annotated[int, Field(ge=0)] | None = None
     """Optimistic concurrency: 409 if the policy moved on since the caller read it."""
     reason: Reason

@@ -16,6 +16,7 @@ from api.audit import service as audit
 from api.errors import ConflictError, InvalidError
 from api.policy.models import PolicyRevision
 from api.policy.rules import PolicySettings, problems
+from api.policy.shadow import ShadowSettings, shadow_document
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +40,16 @@ def active(session: Session, *, default_version: str) -> ActivePolicy:
     policy = PolicySettings(
         rules_version=row.rules_version, auto_mute_enabled=row.auto_mute_enabled,
         auto_mute_min_score=row.auto_mute_min_score, auto_mute_minutes=row.auto_mute_minutes,
-        category_thresholds=dict(row.category_thresholds or {}),
+        category_thresholds=dict(row.category_thresholds or {}), shadow=shadow_of(row),
     )
     return ActivePolicy(policy, row.revision, row.changed_by, row.changed_at, row.reason)
+
+
+def shadow_of(row: PolicyRevision) -> ShadowSettings:
+    """A revision's shadow part (revisions from before shadow mode have none: off)."""
+    return ShadowSettings(detectors=tuple(row.shadow_detectors or ()),
+                          category_thresholds=dict(row.shadow_category_thresholds or {}),
+                          rules_version=row.shadow_rules_version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +63,8 @@ class PolicyChange:
     category_thresholds: dict[str, float] | None = None
     reset_auto_mute: bool = False
     """Back to the preset's score and minutes."""
+    shadow: ShadowSettings | None = None
+    """Replaces the whole shadow part when given (no detectors: shadow mode off)."""
 
 
 def change(session: Session, *, change: PolicyChange, expected_revision: int | None, reason: str,
@@ -72,6 +82,7 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
         auto_mute_minutes=None if change.reset_auto_mute else (change.auto_mute_minutes or before.auto_mute_minutes),
         category_thresholds=before.category_thresholds if change.category_thresholds is None
         else dict(sorted(change.category_thresholds.items())),
+        shadow=before.shadow if change.shadow is None else change.shadow,
     )
     if bad := problems(after):
         raise InvalidError("; ".join(bad))
@@ -82,6 +93,9 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
         revision=revision, rules_version=after.rules_version, auto_mute_enabled=after.auto_mute_enabled,
         auto_mute_min_score=after.auto_mute_min_score, auto_mute_minutes=after.auto_mute_minutes,
         category_thresholds=dict(after.category_thresholds), changed_by=actor, changed_at=now, reason=reason,
+        shadow_detectors=list(after.shadow.detectors),
+        shadow_category_thresholds=dict(after.shadow.category_thresholds),
+        shadow_rules_version=after.shadow.rules_version,
     ))
     try:
         session.flush()
@@ -97,7 +111,7 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
 def _doc(policy: PolicySettings) -> dict[str, object]:
     return {"rules_version": policy.rules_version, "auto_mute_enabled": policy.auto_mute_enabled,
             "auto_mute_min_score": policy.auto_mute_min_score, "auto_mute_minutes": policy.auto_mute_minutes,
-            "category_thresholds": dict(policy.category_thresholds)}
+            "category_thresholds": dict(policy.category_thresholds), "shadow": shadow_document(policy.shadow)}
 
 
 @functools.lru_cache(maxsize=4)
