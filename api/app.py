@@ -32,6 +32,7 @@ from api.policy import views as policy
 from api.privacy.retention import RetentionJob
 from api.privacy.shaping import PrivacyShaping
 from api.ratelimit import RateLimit, rate_limits_from
+from api.retro import views as retro
 from api.sanctions import views as sanctions
 from api.saved_views import views as saved_views
 from api.shadow import views as shadow_views
@@ -101,6 +102,7 @@ def create_app(
     app.state.read_sessions = make_read_sessions(sessions)
     app.state.text_views = TextViewLog(sessions)
     app.state.default_rules_version, app.state.chat_model_path = settings.rules_version, settings.chat_model_path
+    app.state.retro_archive_root, app.state.retention_days = settings.data_dir / "archive", settings.retention_days
     install_error_handlers(app)
     app.add_api_route("/healthz", _health, methods=["GET"], include_in_schema=False)
     apidocs.install(app)
@@ -131,6 +133,7 @@ def api_router() -> APIRouter:
     """Everything under /v1, behind the deny-by-default permission table."""
     v1 = APIRouter(prefix="/v1", dependencies=[Depends(authorize)])
     v1.add_api_route("/health", _health, methods=["GET"], tags=["health"])
+    v1.include_router(retro.router())
     for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events, policy, saved_views,
                    labels):
         v1.include_router(module.router())

@@ -12,6 +12,7 @@ from api.findings.models import FindingPlayer, FindingRow
 from api.labels.models import LabelRow
 from api.outbox.models import OutboxEvent
 from api.policy.models import PolicyRevision
+from api.retro.models import RetroRun
 from api.sanctions.models import Sanction
 from api.saved_views.models import SavedView
 from api.shadow.models import ShadowFindingRow
@@ -30,6 +31,7 @@ __all__ = [
     "LabelRow",
     "OutboxEvent",
     "PolicyRevision",
+    "RetroRun",
     "Sanction",
     "SavedView",
     "ShadowFindingRow",
