@@ -32,8 +32,13 @@ from models.chat.rules import RULE_CATEGORIES
 log = logging.getLogger(__name__)
 
 AUTHORED_WEIGHT = 5.0
-SOURCE_WEIGHTS = {"authored": AUTHORED_WEIGHT}
+DECISIONS_WEIGHT = AUTHORED_WEIGHT
+"""Reviewers' decisions (`decision_labels`) are the room's own chat labelled by its staff: weighed
+as the authored lines are, without tuning (5,000 decisions collapse to a few hundred texts)."""
+SOURCE_WEIGHTS = {"authored": AUTHORED_WEIGHT, "decisions": DECISIONS_WEIGHT}
 """Sample weight per source (1.0 when absent)."""
+OWN_SOURCES = frozenset({"authored", "decisions"})
+"""Chat labelled for the room's categories (every category head learns from them)."""
 LEX_ONLY_WEIGHT = 0.5
 BARE_WORDS = (99, 98)
 """No character n-grams (empty range): the accent-free view contributes word unigrams only."""
@@ -124,13 +129,14 @@ _WORD = re.compile(r"[^\W_]+")
 """The word lists' word pattern (lexicon.py): letters and digits, no underscore."""
 
 
-def training_pool(datasets_dir: Path) -> list[Sample]:
-    """Train splits of the licensed sets (SHIPPABLE only) plus authored text."""
+def training_pool(datasets_dir: Path, extra: Sequence[Sample] = ()) -> list[Sample]:
+    """Train splits of the licensed sets (SHIPPABLE only) plus authored text, plus `extra` rows
+    (reviewers' decisions, `decision_labels`)."""
     pool: list[Sample] = []
     for name in SHIPPABLE:
         pool += [s for s in LOADERS[name](datasets_dir) if s.split in ("train", "dev")]
     pool += ru_corrected_train(datasets_dir)
-    return pool + authored_samples()
+    return pool + authored_samples() + list(extra)
 
 
 def target(sample: Sample, head: str) -> int:
@@ -193,14 +199,16 @@ def pick_threshold(probs: NDArray[np.float64], y: NDArray[np.int64]) -> float:
     return round(best_t, 3)
 
 
-def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel:
-    """Train every head on the licensed pool; calibrate and pick thresholds on a held-out share."""
+def train(datasets_dir: Path, *, config: TrainConfig | None = None, extra: Sequence[Sample] = (),
+          extra_meta: dict[str, object] | None = None) -> ChatModel:
+    """Train every head on the licensed pool (plus `extra` rows, described by `extra_meta` in the
+    artifact's meta); calibrate and pick thresholds on a held-out share."""
     cfg = config or TrainConfig()
     started = time.perf_counter()
     normalizer = Normalizer()
     terms = with_authored_terms(build_terms(datasets_dir / "wordlists", normalizer=normalizer), normalizer)
     analyzer = Analyzer(lexicon=Lexicon(terms))
-    pool = training_pool(datasets_dir)
+    pool = training_pool(datasets_dir, extra)
     log.info("pool: %d samples, lexicon: %d terms", len(pool), len(terms))
     analyses = analyzer.analyze_many([s.text for s in pool])
     hasher = NgramHasher(n_features=cfg.n_features, char_range=cfg.char_range, word_ngrams=cfg.word_ngrams)
@@ -256,12 +264,13 @@ def train(datasets_dir: Path, *, config: TrainConfig | None = None) -> ChatModel
     # (classifier.py, word-backed insults).
     category_thresholds = {h: thresholds[h] for h in heads}
     meta = {
-        "trained_on": [*SHIPPABLE, "authored"],
+        "trained_on": [*SHIPPABLE, "authored", *(["decisions"] if extra else [])],
         "pool_size": len(pool),
         "lexicon_terms": len(terms),
         "seed": cfg.seed,
         "c": cfg.c,
         "train_seconds": round(time.perf_counter() - started, 1),
+        **({"decisions": extra_meta} if extra_meta is not None else {}),
     }
     return ChatModel(
         n_features=cfg.n_features,
@@ -321,7 +330,7 @@ def language_head(
     # The run time applies no rule-score weights to a language head: it must not learn any.
     x = sp.csr_matrix(x[:, : 2 * cfg.n_features + N_LEX_FEATURES])
     use = np.array(
-        [s.source == source or (s.source == "authored" and s.lang == lang and not s.hate) for s in pool]
+        [s.source == source or (s.source in OWN_SOURCES and s.lang == lang and not s.hate) for s in pool]
     )
     fit_idx, cal_idx = (part[use[part]] for part in split)
     lr = fit_head(x[fit_idx], y[fit_idx], weights=sample_weights[fit_idx], c=LANGUAGE_HEAD_C, seed=cfg.seed)
@@ -356,10 +365,10 @@ def head_rows(pool: Sequence[Sample], head: str) -> NDArray[np.bool_]:
     The category heads see every authored line and the public sets' clean rows only: a public
     toxic or spam row is often a threat, sexual or a contact request nobody labelled as such."""
     if head == "toxic":
-        return np.array([not (s.source == "authored" and s.hate) for s in pool], dtype=bool)
+        return np.array([not (s.source in OWN_SOURCES and s.hate) for s in pool], dtype=bool)
     if head in LEGACY_HEADS:
         return np.ones(len(pool), dtype=bool)
-    return np.array([s.source == "authored" or not (s.toxic or s.spam) for s in pool], dtype=bool)
+    return np.array([s.source in OWN_SOURCES or not (s.toxic or s.spam) for s in pool], dtype=bool)
 
 
 def chunks_by_language(analyses: Sequence[Analysis]) -> dict[str, set[str]]:
