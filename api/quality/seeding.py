@@ -1,0 +1,110 @@
+"""Seeding golden items into the queues as reviewers fetch them.
+
+Each fetch of an open queue checks the family's share of golden copies and, while one more copy
+still keeps it at or under the admin's rate, adds one: a copy of the least-used golden source of
+that family that has no copy in a queue yet. The share is of the open cases the exact counters
+hold (`api.cases.counters`, the tab counts), so a fetch costs one small read and one index probe,
+and inserts only while the share is under the rate. Seeding on fetch, not on a timer, keeps copies
+arriving at the rhythm real cases are worked; a copy's place in the queue is its priority and age
+like any case's.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from api.auth.roles import allowed
+from api.cases import counters
+from api.cases.models import Case
+from api.cases.queue import ASSIGNEE_NONE, FAMILIES, QueueFilter
+from api.ids import new_id
+from api.quality import service
+from api.quality.copies import make_copy
+from api.quality.models import GoldenSource, QualityItem
+
+log = logging.getLogger(__name__)
+MAX_PER_FETCH = 10
+"""A fetch adds at most this many copies: a new rate over a deep queue fills in over a few fetches
+instead of holding one page for hundreds of inserts."""
+SEED_STATUSES = frozenset({"open", "active"})
+"""Queues a reviewer picks new work from: the only ones a copy is added for."""
+
+
+def live_golden(session: Session, *, family: str) -> int:
+    """Golden copies of `family` waiting in the open queue."""
+    stmt = (select(func.count()).select_from(QualityItem).join(Case, Case.id == QualityItem.copy_case_id)
+            .where(QualityItem.purpose == "golden", QualityItem.live_source.is_not(None),
+                   Case.family == family, Case.status == "open"))
+    return int(session.scalar(stmt) or 0)
+
+
+def wants_one_more(*, golden: int, total: int, rate: float) -> bool:
+    """True when one more copy keeps the golden share of the open queue at or under `rate`."""
+    return rate > 0 and golden + 1 <= rate * (total + 1) + 1e-9
+
+
+def top_up(session: Session, *, family: str, rate: float, now: datetime) -> list[str]:
+    """Add golden copies to `family`'s open queue while one more keeps it at or under `rate`
+    (at most `MAX_PER_FETCH`); the copies' ids. Commits."""
+    total = counters.total(counters.all_counts(session), families=(family,), statuses=("open",))
+    golden = live_golden(session, family=family)
+    added: list[str] = []
+    while len(added) < MAX_PER_FETCH and wants_one_more(golden=golden, total=total, rate=rate):
+        copy_id = _seed_one(session, family=family, now=now)
+        if copy_id is None:
+            break  # every active source of the family is in a queue already
+        added.append(copy_id)
+        golden, total = golden + 1, total + 1
+    if added:
+        session.commit()
+    return added
+
+
+def _seed_one(session: Session, *, family: str, now: datetime) -> str | None:
+    live = select(QualityItem.live_source).where(QualityItem.live_source.is_not(None))
+    source_id = session.scalar(select(GoldenSource.case_id)
+                               .where(GoldenSource.family == family, GoldenSource.active.is_(True),
+                                      GoldenSource.case_id.not_in(live))
+                               .order_by(GoldenSource.uses, GoldenSource.created_at, GoldenSource.case_id).limit(1))
+    source = session.get(Case, source_id) if source_id else None
+    golden = session.get(GoldenSource, source_id) if source_id else None
+    if source is None or golden is None:
+        return None
+    item_id = new_id("qi")
+    copy_id = make_copy(session, source=source, item_id=item_id, now=now)
+    session.add(QualityItem(id=item_id, purpose="golden", source_case_id=source.id, copy_case_id=copy_id,
+                            live_source=source.id, family=family, category=source.category,
+                            expected=golden.expected, excluded_users=[], created_at=now))
+    golden.uses += 1
+    session.flush()
+    return copy_id
+
+
+def on_queue_fetch(sessions: sessionmaker[Session], *, families: tuple[str, ...], status: str,
+                   now: datetime) -> None:
+    """Top up each family's open queue before a reviewer's queue page is read; in its own write
+    transaction (the page itself reads on an autocommit session). A concurrent fetch that seeded
+    the same source wins; this one skips."""
+    if status not in SEED_STATUSES:
+        return
+    with sessions() as session:
+        rate = service.rates(session).golden_rate
+        for family in families if rate > 0 else ():
+            try:
+                top_up(session, family=family, rate=rate, now=now)
+            except IntegrityError:
+                session.rollback()
+                log.info("quality: a concurrent fetch seeded %s first", family)
+
+
+def before_page(sessions: sessionmaker[Session], *, f: QueueFilter, role: str, now: datetime) -> None:
+    """The queue page's hook (API and console): seed for reviewers picking new work (an open
+    queue, not "my cases" or another reviewer's), in the family shown or, unfiltered, in each."""
+    if not allowed("decide", role) or f.assignee not in (None, ASSIGNEE_NONE):
+        return
+    on_queue_fetch(sessions, families=(f.family,) if f.family else FAMILIES, status=f.status, now=now)
