@@ -31,6 +31,7 @@ from api.players import views as players
 from api.policy import views as policy
 from api.privacy.retention import RetentionJob
 from api.privacy.shaping import PrivacyShaping
+from api.quality import views as quality
 from api.ratelimit import RateLimit, rate_limits_from
 from api.retro import views as retro
 from api.sanctions import views as sanctions
@@ -138,6 +139,7 @@ def api_router() -> APIRouter:
                    labels):
         v1.include_router(module.router())
     v1.include_router(shadow_views.router())
+    v1.include_router(quality.router())
     return v1
 
 

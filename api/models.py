@@ -13,6 +13,7 @@ from api.labels.models import LabelRow
 from api.outbox.models import OutboxEvent
 from api.policy.models import PolicyRevision
 from api.retro.models import RetroRun
+from api.quality.models import GoldenSource, QualityItem, QualitySettings, SecondReview
 from api.sanctions.models import Sanction
 from api.saved_views.models import SavedView
 from api.shadow.models import ShadowFindingRow
@@ -28,12 +29,16 @@ __all__ = [
     "Decision",
     "FindingPlayer",
     "FindingRow",
+    "GoldenSource",
     "LabelRow",
     "OutboxEvent",
     "PolicyRevision",
     "RetroRun",
+    "QualityItem",
+    "QualitySettings",
     "Sanction",
     "SavedView",
+    "SecondReview",
     "ShadowFindingRow",
     "User",
 ]

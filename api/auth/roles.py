@@ -15,6 +15,7 @@ HUMAN_ROLES: Final[tuple[Role, ...]] = ("analyst", "moderator", "senior", "admin
 Permission = Literal[
     "public", "view", "decide", "sanction", "senior", "ingest", "read_sanctions", "read_policy", "admin", "self",
     "export_labels",
+    "quality",
 ]
 
 GRANTS: Final[dict[Permission, frozenset[Role]]] = {
@@ -29,6 +30,7 @@ GRANTS: Final[dict[Permission, frozenset[Role]]] = {
     "read_policy": frozenset(ROLES),
     "admin": frozenset({"admin"}),
     "export_labels": frozenset({"senior", "admin"}),  # players' words leave as training data: audited
+    "quality": frozenset({"senior", "admin"}),  # reviewers' own scores: not for the reviewers themselves
 }
 """Which roles hold each permission: analyst < moderator < senior for review work; service and
 admin are separate so a leaked service token cannot decide cases and an admin cannot sanction."""
@@ -79,6 +81,13 @@ ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
     ("GET", "/v1/policy"): "read_policy",
     ("GET", "/v1/admin/policy"): "admin",
     ("PATCH", "/v1/admin/policy"): "admin",
+    ("GET", "/v1/quality/settings"): "quality",
+    ("PATCH", "/v1/admin/quality"): "admin",
+    ("GET", "/v1/quality/golden"): "quality",
+    ("POST", "/v1/quality/golden"): "quality",
+    ("POST", "/v1/quality/golden/{case_id}/retire"): "quality",
+    ("GET", "/v1/quality/metrics"): "quality",
+    ("GET", "/v1/quality/reviews"): "quality",
     ("POST", "/v1/retro-runs"): "admin",
     ("GET", "/v1/retro-runs"): "admin",
     ("GET", "/v1/retro-runs/{run_id}"): "admin",

@@ -29,6 +29,7 @@ from api.errors import InvalidError
 from api.evidence.service import merge
 from api.findings.schemas import FindingPublic
 from api.privacy.policy import may_read_chat
+from api.quality import seeding as quality_seeding
 from api.sanctions.schemas import SanctionApply, SanctionPublic
 
 
@@ -45,12 +46,13 @@ def router() -> APIRouter:
     r = APIRouter(prefix="/cases", tags=["cases"])
 
     @r.get("", response_model=CasePage)
-    def queue(session: SessionDep, now: NowDep, who: PrincipalDep, filters: QueueQuery,
+    def queue(request: Request, session: SessionDep, now: NowDep, who: PrincipalDep, filters: QueueQuery,
               sort: QueueSort = "priority", limit: Annotated[int, Query(ge=1, le=200)] = 50,
               cursor: Annotated[str | None, Query(max_length=512)] = None) -> CasePage:
         """The queue: filters and search (one status or `active`/`all`), sorted, keyset-paginated."""
-        page = queue_service.page(session, f=filters.to_filter(me=who.user_id), sort=sort, limit=limit, cursor=cursor,
-                                  now=now)
+        f = filters.to_filter(me=who.user_id)
+        quality_seeding.before_page(request.app.state.sessions, f=f, role=who.role, now=now)
+        page = queue_service.page(session, f=f, sort=sort, limit=limit, cursor=cursor, now=now)
         return CasePage(items=[public(c, now) for c in page.items], next_cursor=page.next_cursor)
 
     @r.get("/counts", response_model=TabCountsPublic)

@@ -23,6 +23,7 @@ from api.console.guard import PREFIX, ConsoleContext, ConsoleDep
 from api.db import SessionDep
 from api.deps import NowDep
 from api.errors import InvalidError, ServiceError
+from api.quality import seeding as quality_seeding
 from api.saved_views import service as saved_views
 from pipeline.categories import CATEGORIES
 
@@ -60,6 +61,7 @@ def install(r: APIRouter, page: PageFn) -> None:
             if cursor is not None and len(cursor) > 512:
                 raise InvalidError("cursor: too long; use the page links")
             f, sort = filter_of(query, me=ctx.user.user_id)
+            quality_seeding.before_page(request.app.state.sessions, f=f, role=ctx.user.role, now=now)
             result = queue.page(session, f=f, sort=sort, limit=PAGE_SIZE, cursor=cursor, now=now)
         except ServiceError as exc:
             return page("error.html", ctx, exc.status_code, message=f"Queue: {exc.message}")

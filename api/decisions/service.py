@@ -18,6 +18,7 @@ from api.errors import ConflictError, ForbiddenError, InvalidError
 from api.findings.models import FindingRow
 from api.ids import new_id
 from api.labels import service as labels
+from api.quality import answers as quality
 from api.sanctions import service as sanctions
 from api.sanctions.models import Sanction
 from pipeline.findings import stable_id
@@ -41,6 +42,8 @@ REASON_TEMPLATES: tuple[str, ...] = (
 def decide(session: Session, *, case_id: str, kind: str, reason: str, apply: bool, principal: Principal,
            now: datetime) -> tuple[Decision, list[Sanction]]:
     """Record a decision by the claim holder and move the case; `apply` also enforces the proposals."""
+    if graded := quality.intercept(session, case_id=case_id, kind=kind, reason=reason, principal=principal, now=now):
+        return graded, []  # a golden or second-review copy: graded against its answer, never enforced
     case = cases.get(session, case_id=case_id)
     cases.require_claim(case, principal=principal, now=now)
     if kind == "confirm" and case.status == "confirmed":
@@ -64,6 +67,7 @@ def decide(session: Session, *, case_id: str, kind: str, reason: str, apply: boo
         if not allowed("sanction", principal.role):
             raise ForbiddenError("only moderators and seniors apply sanctions; confirm without apply")
         applied = _apply_pending(session, case=case, principal=principal, now=now)
+    quality.sample_second_review(session, case=case, now=now)
     session.commit()
     return decision, applied
 
@@ -167,6 +171,7 @@ def apply_custom(session: Session, *, case_id: str, kind: str, scope: str, scope
     session.execute(update(CaseAction).where(CaseAction.case_id == case_id, CaseAction.status == "pending")
                     .values(status="superseded"))
     cases.close(case, status="actioned", now=now)
+    quality.sample_second_review(session, case=case, now=now)
     session.commit()
     return sanction
 
@@ -183,6 +188,7 @@ def apply_confirmed(session: Session, *, case_id: str, principal: Principal, now
     if case.status != "confirmed":
         raise ConflictError(f"case {case_id} is {case.status}; confirm it before sanctioning")
     out = _apply_pending(session, case=case, principal=principal, now=now)
+    quality.sample_second_review(session, case=case, now=now)
     session.commit()
     return out
 
