@@ -74,6 +74,11 @@ POKER_SAFE = frozenset(
         "kártya",
         "szerencse",
         "pia",
+        # Interjections, aimed at nobody: "my dog just ate my headphones wtf" was an insult
+        # (independent dev set, clean lines); "wtf are you doing" is still read by the model.
+        "wtf",
+        "lmao",
+        "lmfao",
     ]
 )
 """Authored exclusion list: keeps the word-list features from firing on everyday table talk."""

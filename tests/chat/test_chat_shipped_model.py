@@ -99,3 +99,13 @@ def test_calling_yourself_names_after_a_bad_play_is_left_alone(pipeline: Pipelin
     # Aimed at someone else, or vulgar: still reported.
     assert _categories(pipeline, "you're an idiot", 40_100) == {"insult"}
     assert _categories(pipeline, "I'm so fucking stupid", 40_101) == {"insult"}
+    # Vietnamese chat types "tao" as "t"; aimed at another player, the same word is an insult.
+    assert _categories(pipeline, "t ngu thật, call cái đó làm gì", 40_102) == set()
+    assert _categories(pipeline, "thằng ngu thật, call cái đó làm gì", 40_103) == {"insult"}
+
+
+def test_interjections_are_aimed_at_nobody(pipeline: Pipeline) -> None:
+    """The licensed lists hold "wtf" and "lmao"; said about the cards they insult nobody."""
+    assert _categories(pipeline, "rivered again wtf", 40_200) == set()
+    assert _categories(pipeline, "lmao that turn card", 40_201) == set()
+    assert _categories(pipeline, "wtf you idiot, learn to play", 40_202) == {"insult"}

@@ -32,14 +32,15 @@ _BEFORE = re.compile(
         r"(?:^|[^\w'’])(?:"
         r"(?:i['’]?m|i\s+am)(?:\s+(?:a|an|such|so|really|real|total|complete|absolute|the|biggest))*"
         r"|(?:gue|gw|gua|aku|saya)(?:\s+(?:emang|memang|bener|sungguh|sangat|dasar))*"
-        r"|(?:tao|tôi)(?:\s+(?:đúng\s+là|thật\s+là|quá|hơi|cũng))*"
+        r"|(?:tao|tôi|t)(?:\s+(?:đúng\s+là|thật\s+là|quá|hơi|cũng))*"
         r"|я(?:\s+(?:такой|такая|такий|така|просто|полный|полная|повний|повна|ну|же))*"
         r")\s+$"
     )
 )
 """A first-person subject (and a few fillers) right before the word, per room language; folded
-like the text. Left out as too ambiguous: English "im"/"me", Vietnamese "mình" (also a name)
-and "tớ" (folds to English "to"), Indonesian "ak"."""
+like the text. Vietnamese "t" is how "tao" is typed in chat ("t ngu thiệt" was
+read as an insult, independent dev set). Left out as too ambiguous: English "im"/"me", Vietnamese
+"mình" (also a name) and "tớ" (folds to English "to"), Indonesian "ak"."""
 _AFTER = re.compile(r"^\s+(?:vagyok\b|(?:(?:banget|bgt|amat)\s+)?(?:gue|gw|gua|aku|saya)\b)")
 """Or right after it: Hungarian "hülye vagyok", Indonesian "bego banget gue"."""
 
