@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("railbird.commands.audit", "verify the tamper-evident audit log"),
     "admin": ("railbird.commands.admin", "manage users and tokens"),
     "player": ("railbird.commands.player", "export or erase what is held about a player; evidence retention"),
+    "archive": ("railbird.commands.archive", "copy the input topics into the event archive (for retroactive runs)"),
+    "retro": ("railbird.commands.retro", "retroactive runs: run one past range now, or work the queued runs"),
 }
 """Every subcommand: its module (imported only when used) and one line of help."""
 
