@@ -25,6 +25,7 @@ from api.errors import install_error_handlers
 from api.findings import views as findings
 from api.labels import views as labels
 from api.middleware import BodyLimit, SecurityHeaders
+from api.models_registry import views as models_registry
 from api.outbox import views as events
 from api.outbox.relay import Relay
 from api.players import views as players
@@ -103,6 +104,8 @@ def create_app(
     app.state.read_sessions = make_read_sessions(sessions)
     app.state.text_views = TextViewLog(sessions)
     app.state.default_rules_version, app.state.chat_model_path = settings.rules_version, settings.chat_model_path
+    app.state.model_registry = models_registry.registry_config(
+        data_dir=settings.data_dir, chat_model_path=settings.chat_model_path, cache_dir=settings.resolved_cache_dir())
     app.state.retro_archive_root, app.state.retention_days = settings.data_dir / "archive", settings.retention_days
     install_error_handlers(app)
     app.add_api_route("/healthz", _health, methods=["GET"], include_in_schema=False)
@@ -136,7 +139,7 @@ def api_router() -> APIRouter:
     v1.add_api_route("/health", _health, methods=["GET"], tags=["health"])
     v1.include_router(retro.router())
     for module in (auth, findings, cases, sanctions, players, appeals, stats, audit, events, policy, saved_views,
-                   labels):
+                   labels, models_registry):
         v1.include_router(module.router())
     v1.include_router(shadow_views.router())
     v1.include_router(quality.router())

@@ -10,6 +10,7 @@ from api.db import Base
 from api.decisions.models import Decision
 from api.findings.models import FindingPlayer, FindingRow
 from api.labels.models import LabelRow
+from api.models_registry.models import ModelPromotion, ModelVersion
 from api.outbox.models import OutboxEvent
 from api.policy.models import PolicyRevision
 from api.retro.models import RetroRun
@@ -31,6 +32,8 @@ __all__ = [
     "FindingRow",
     "GoldenSource",
     "LabelRow",
+    "ModelPromotion",
+    "ModelVersion",
     "OutboxEvent",
     "PolicyRevision",
     "RetroRun",

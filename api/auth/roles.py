@@ -96,6 +96,14 @@ ENDPOINT_PERMISSIONS: Final[dict[tuple[str, str], Permission]] = {
     ("GET", "/v1/labels"): "view",
     ("POST", "/v1/labels/{finding_id}/correction"): "decide",
     ("GET", "/v1/labels/export"): "export_labels",
+    ("GET", "/v1/models/promoted"): "read_policy",
+    ("GET", "/v1/models"): "admin",
+    ("POST", "/v1/models"): "admin",
+    ("POST", "/v1/models/rollback"): "admin",
+    ("GET", "/v1/models/{version}"): "admin",
+    ("GET", "/v1/models/{version}/artifact"): "read_policy",
+    ("POST", "/v1/models/{version}/promote"): "admin",
+    ("POST", "/v1/models/{version}/retire"): "admin",
 }
 """(method, route path) -> permission; the router-level dependency enforces it on every call."""
 

@@ -50,6 +50,10 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("GET", "/console/admin/policy"): "admin",
     ("GET", "/console/audit"): "admin",
     ("POST", "/console/admin/policy"): "admin",
+    ("GET", "/console/admin/models"): "admin",
+    ("POST", "/console/admin/models/rollback"): "admin",
+    ("POST", "/console/admin/models/{version}/promote"): "admin",
+    ("POST", "/console/admin/models/{version}/retire"): "admin",
 }
 """Console pages and forms -> permission (same roles as the API); anything unlisted is refused."""
 

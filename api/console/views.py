@@ -22,7 +22,7 @@ from api.auth import service as auth
 from api.cases import service as cases
 from api.cases.models import Case
 from api.cases.schemas import TakeOverRequest
-from api.console import audit_page, flash, labels_page, pair_chart, policy_page, render
+from api.console import audit_page, flash, labels_page, models_page, pair_chart, policy_page, render
 from api.console.flash import Flash
 from api.console.guard import (
     LOGIN_CSRF_COOKIE,
@@ -265,6 +265,7 @@ def router() -> APIRouter:
         return page("dashboard.html", ctx, rows=rows, volume=volume, rate=rate, summary=stats.summary(session))
 
     policy_page.install(r, page)
+    models_page.install(r, page)
     audit_page.install(r, page)
     labels_page.install(r)
     install_queue_page(r, page)

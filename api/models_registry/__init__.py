@@ -1,0 +1,1 @@
+"""Chat model registry: candidate artifacts, their checks and comparison, promotion and rollback."""
