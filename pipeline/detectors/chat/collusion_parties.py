@@ -22,17 +22,16 @@ naming nobody is left to `chat.classifier` until someone agrees.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.contracts import CHAT, ChatMessage
 from pipeline.detectors.chat.agreement_reply import is_agreement_reply
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.fusion import fuse
 from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
-from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder, PlaceOrdered
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import fold
 from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
@@ -69,7 +68,7 @@ class _Place:
 
 
 @dataclass(slots=True)
-class CollusionPartiesDetector:
+class CollusionPartiesDetector(PlaceOrdered):
     """Per place: collusion talk addressed to a partner, and agreement replies to it."""
 
     classifier: TextClassifier | None = None
@@ -85,25 +84,6 @@ class CollusionPartiesDetector:
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
         self._order = EventTimeOrder(lateness=self.lateness)
-
-    @property
-    def anomalies(self) -> Counter[str]:
-        """Late and duplicate inputs of the event-time order (see `chat.harassment`)."""
-        return self._order.anomalies
-
-    def key(self, event: Event) -> str:
-        """State is per place: nicknames seen there and its recent proposals."""
-        return place_of(event) if isinstance(event, ChatMessage) else event.event_id
-
-    def process(self, event: Event) -> Sequence[Finding]:
-        """Take a message; judge every message the event-time order releases."""
-        if not isinstance(event, ChatMessage):
-            return ()
-        return [f for message in self._order.admit(event) for f in self._judge(message)]
-
-    def flush(self) -> list[Finding]:
-        """Judge the messages still held back (end of a replay)."""
-        return [f for message in self._order.drain() for f in self._judge(message)]
 
     def _judge(self, message: ChatMessage) -> Sequence[Finding]:
         place = self._state.get_or_create(place_of(message), self._new_place)

@@ -8,16 +8,15 @@ to one target (private messages, or naming the target's nickname at a table) wit
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from pipeline.contracts import CHAT, ChatMessage, Event
+from pipeline.contracts import CHAT, ChatMessage
 from pipeline.detectors.chat.classifier import chat_category
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.lexicon import ABUSE_TERMS, HOSTILE_TERMS, Lexicon, compile_lexicon
-from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder, PlaceOrdered
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import fold
 from pipeline.findings import Finding, Span
@@ -45,7 +44,7 @@ class _Place:
 
 
 @dataclass(slots=True)
-class HarassmentDetector:
+class HarassmentDetector(PlaceOrdered):
     """Per place: hostile messages from one sender to one target; fires at `min_messages`."""
 
     classifier: TextClassifier | None = None
@@ -64,26 +63,6 @@ class HarassmentDetector:
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
         self._order = EventTimeOrder(lateness=self.lateness)
-
-    @property
-    def anomalies(self) -> Counter[str]:
-        """Inputs the event-time order could not put in place: `late` (beyond `lateness`, judged at
-        once, so findings may differ from in-order delivery) and `duplicate` (dropped)."""
-        return self._order.anomalies
-
-    def key(self, event: Event) -> str:
-        """State is per place: nicknames seen there and hostile lines said there."""
-        return place_of(event) if isinstance(event, ChatMessage) else event.event_id
-
-    def process(self, event: Event) -> Sequence[Finding]:
-        """Take a message; judge every message the event-time order releases (see `order`)."""
-        if not isinstance(event, ChatMessage):
-            return ()
-        return [f for message in self._order.admit(event) for f in self._judge(message)]
-
-    def flush(self) -> list[Finding]:
-        """Judge the messages still held back (end of a replay or a clean shutdown)."""
-        return [f for message in self._order.drain() for f in self._judge(message)]
 
     def _judge(self, event: ChatMessage) -> Sequence[Finding]:
         """Learn the sender's nickname, find the target, score hostility, report a pattern once."""

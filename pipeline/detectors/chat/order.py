@@ -1,4 +1,5 @@
-"""Event-time order for the place-keyed chat detectors (`chat.harassment`, `chat.shouting_match`).
+"""Event-time order for the place-keyed chat detectors (`chat.harassment`, `chat.shouting_match`,
+`chat.collusion_parties`), and `PlaceOrdered`, the part of them that feeds it.
 
 Game servers key chat by player, so one table's messages reach a place-keyed detector from several
 input partitions, interleaved however the partitions happen to be read. Those detectors count
@@ -23,7 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from pipeline.contracts import ChatMessage
+from pipeline.contracts import ChatMessage, Event
+from pipeline.detectors.chat.evidence import place_of
+from pipeline.findings import Finding
 
 DEFAULT_LATENESS = timedelta(seconds=30)
 """How far behind the newest message a message may arrive and still be put back in order: a
@@ -88,3 +91,36 @@ class EventTimeOrder:
         horizon = newest - self.dedupe_horizon
         while self._seen_order and (self._seen_order[0][0] < horizon or len(self._seen_order) > self.max_ids):
             self._seen.discard(self._seen_order.popleft()[1])
+
+
+class PlaceOrdered:
+    """What every place-keyed chat detector does around its own `_judge`: keys a message by its
+    place, admits it to the detector's `EventTimeOrder` and judges what that releases, drains the
+    order at the end of a replay. A subclass (a slots dataclass) declares `_order` and builds it
+    from its `lateness` in `__post_init__`."""
+
+    __slots__ = ()
+    _order: EventTimeOrder
+
+    @property
+    def anomalies(self) -> Counter[str]:
+        """Inputs the event-time order could not put in place: `late` (beyond `lateness`, judged at
+        once, so findings may differ from in-order delivery) and `duplicate` (dropped)."""
+        return self._order.anomalies
+
+    def key(self, event: Event) -> str:
+        """State is per table / tournament / private pair."""
+        return place_of(event) if isinstance(event, ChatMessage) else event.event_id
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """Take a message; judge every message the event-time order releases."""
+        if not isinstance(event, ChatMessage):
+            return ()
+        return [f for message in self._order.admit(event) for f in self._judge(message)]
+
+    def flush(self) -> list[Finding]:
+        """Judge the messages still held back (end of a replay or a clean shutdown)."""
+        return [f for message in self._order.drain() for f in self._judge(message)]
+
+    def _judge(self, message: ChatMessage) -> Sequence[Finding]:
+        raise NotImplementedError

@@ -8,7 +8,6 @@ players trading shouted or insulting lines within a short window.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -16,7 +15,7 @@ from datetime import datetime, timedelta
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
-from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder, PlaceOrdered
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import caps_ratio, has_punct_run, letters
 from pipeline.findings import Finding, Span
@@ -138,7 +137,7 @@ class ShoutingDetector(_Shouts):
 
 
 @dataclass(slots=True)
-class ShoutingMatchDetector(_Shouts):
+class ShoutingMatchDetector(_Shouts, PlaceOrdered):
     """Two players trading shouted or insulting lines at one place within `match_window`.
 
     Keyed by place, so its messages come from several input partitions: they pass through an
@@ -153,26 +152,6 @@ class ShoutingMatchDetector(_Shouts):
     def __post_init__(self) -> None:
         _Shouts.__post_init__(self)
         self._order = EventTimeOrder(lateness=self.lateness)
-
-    @property
-    def anomalies(self) -> Counter[str]:
-        """Inputs the event-time order could not put in place: `late` (beyond `lateness`, judged at
-        once, so findings may differ from in-order delivery) and `duplicate` (dropped)."""
-        return self._order.anomalies
-
-    def key(self, event: Event) -> str:
-        """State is per table / tournament / private pair: a match involves two players there."""
-        return place_of(event) if isinstance(event, ChatMessage) else event.event_id
-
-    def process(self, event: Event) -> Sequence[Finding]:
-        """Take a message; judge every message the event-time order releases."""
-        if not isinstance(event, ChatMessage):
-            return ()
-        return [f for message in self._order.admit(event) for f in self._judge(message)]
-
-    def flush(self) -> list[Finding]:
-        """Judge the messages still held back (end of a replay or a clean shutdown)."""
-        return [f for message in self._order.drain() for f in self._judge(message)]
 
     def _judge(self, event: ChatMessage) -> Sequence[Finding]:
         """Report a match once per window."""
