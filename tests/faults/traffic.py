@@ -31,7 +31,7 @@ QUARREL_TABLES = 8
 episodes of the place-keyed detectors (harassment, shouting matches), whose two players' lines
 come from two producer keys and so from two input partitions."""
 
-ORDER_SENSITIVE = frozenset({"chat.shouting_match", "chat.harassment"})
+ORDER_SENSITIVE = frozenset({"chat.shouting_match", "chat.harassment", "chat.collusion_parties"})
 """Detectors keyed by place while game servers key chat by player: their events come from several
 input partitions, interleaved however the partitions are read. They put their input back in event
 time within the reorder lateness (`pipeline/detectors/chat/order.py`), so with the lateness scaled
