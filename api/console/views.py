@@ -34,6 +34,7 @@ from api.console.guard import (
     safe_next,
 )
 from api.console.player_page import install as install_player_page
+from api.console.quality_page import install as install_quality_page
 from api.console.queue_page import install as install_queue_page
 from api.console.queue_page import player_url
 from api.console.rules import cite
@@ -47,6 +48,7 @@ from api.labels import service as label_store
 from api.outbox import service as outbox
 from api.players import service as players
 from api.privacy.policy import redact
+from api.quality import masks as quality_masks
 from api.sanctions import service as sanctions
 from api.sanctions.schemas import RevokeRequest, SanctionApply, SecondReviewRequest
 from api.stats import service as stats
@@ -132,6 +134,7 @@ def router() -> APIRouter:
         # Everyone the case's findings name (pairs, groups, victims), subject first, at most four.
         everyone = list(dict.fromkeys([b.case.subject_id, *(p for f in b.findings for p in f.players or [])]))
         histories = [players.history(session, player_id=p, limit=20) for p in everyone[:4]]
+        histories = quality_masks.histories_for(session, case_id=case_id, histories=histories)
         events = outbox.for_sanctions(session, sanction_ids=[s.id for s in b.sanctions])
         ids = {d.user_id for d in b.decisions} | ({b.case.assignee_id} if b.case.assignee_id else set())
         names = auth.usernames(session, user_ids=ids)
@@ -268,6 +271,7 @@ def router() -> APIRouter:
     models_page.install(r, page)
     audit_page.install(r, page)
     labels_page.install(r)
+    install_quality_page(r, page)
     install_queue_page(r, page)
     install_player_page(r, page)
     return r
