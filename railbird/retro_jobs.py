@@ -10,7 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -55,22 +55,42 @@ class Sources:
     archive: Path
     kafka: Callable[[int, int], Iterator[ArchivedRecord]]
 
-    def read(self, source: str, start: datetime, end: datetime, used: dict[str, int]) -> Iterator[ArchivedRecord]:
+    def read(self, source: str, start: datetime, end: datetime, used: Usage) -> Iterator[ArchivedRecord]:
         """Records of record time [start, end): `archive`, `kafka`, or `auto` (Kafka for the time
-        before the archive's first hour, the archive from there). `used` counts records per source."""
+        before the archive's first hour, the archive from there). With `auto`, Kafka failing on its
+        part (unreachable, or retention gone) is a warning on the result, not the run's failure:
+        that part is mostly warm-up, and the warning says why stateful findings may then differ."""
         lo, hi = _ms(start), _ms(end)
         held = coverage(self.archive) if source != "kafka" else None
         split = hi if source == "kafka" or held is None else min(hi, max(lo, _ms(held[0])))
         if source == "archive":
             split = lo
         if split > lo:
-            for record in self.kafka(lo, split):
-                used["kafka"] = used.get("kafka", 0) + 1
-                yield record
+            try:
+                for record in self.kafka(lo, split):
+                    used.counts["kafka"] = used.counts.get("kafka", 0) + 1
+                    yield record
+            except Exception as exc:
+                if source != "auto":
+                    raise
+                used.warnings.append(f"Kafka could not be read before the archive's first hour "
+                                     f"({_iso(lo)} to {_iso(split)}): {type(exc).__name__}: {exc}")
         if split < hi:
             for record in read_range(self.archive, split, hi):
-                used["archive"] = used.get("archive", 0) + 1
+                used.counts["archive"] = used.counts.get("archive", 0) + 1
                 yield record
+
+
+@dataclass(slots=True)
+class Usage:
+    """Records read per source, and what a run should know about its sources."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
 
 
 def _ms(ts: datetime) -> int:
@@ -96,7 +116,7 @@ def execute(run: RetroRun, *, settings: Settings, session: Session, sources: Sou
     window = RetroWindow(run.range_start, run.range_end, warmup=timedelta(seconds=run.warmup_s),
                          tail=chat_lateness(settings) + TAIL_EXTRA)
     wanted = frozenset(run.detectors) if run.detectors is not None else None
-    used: dict[str, int] = {}
+    used = Usage()
     records = sources.read(run.source, window.feed_start - RECORD_SLACK, window.feed_end + RECORD_SLACK, used)
     last = [time.monotonic()]
 
@@ -120,7 +140,7 @@ def execute(run: RetroRun, *, settings: Settings, session: Session, sources: Sou
         "events_read": result.events_read, "events_fed": result.events_fed,
         "events_in_range": result.events_in_range, "dead_letters": result.dead_letters,
         "detector_errors": result.detector_errors, "errors": result.errors,
-        "records_by_source": used, "wall_s": round(wall_s, 2), "cpu_s": round(cpu_s, 2),
+        "records_by_source": used.counts, "warnings": used.warnings, "wall_s": round(wall_s, 2), "cpu_s": round(cpu_s, 2),
         "events_per_s": round(result.events_read / wall_s) if wall_s > 0 else None,
         "rules_version": rules.version,
     }
