@@ -15,6 +15,7 @@ from pipeline.registry import build_detectors, build_pipeline
 from pipeline.rules import RULES_PRESETS, RulesConfig
 from pipeline.runner import Pipeline
 from pipeline.text_model import TextClassifier
+from railbird.model_watch import ApiModelSource, ModelWatch, ServingModel, initial
 from railbird.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,29 @@ def make_detector_factory(
     classifier = load_chat_classifier(settings, policy.category_thresholds if policy else None)
     lateness = chat_lateness(settings)
     return lambda: build_detectors(rules=rules, classifier=classifier, chat_lateness=lateness)
+
+
+def model_source(settings: Settings) -> ApiModelSource:
+    """The review API as the source of the promoted chat model."""
+    return ApiModelSource(settings.api_url, settings.service_token, settings.api_timeout_s)
+
+
+def initial_model(settings: Settings) -> ServingModel:
+    """The chat model to start serving: the promoted one, verified, else the configured artifact."""
+    from models.chat.artifact import DEFAULT_PATH
+
+    return initial(model_source(settings), cache_dir=settings.resolved_cache_dir(),
+                   configured=settings.chat_model_path or DEFAULT_PATH)
+
+
+def make_model_watch(settings: Settings, current: ServingModel) -> ModelWatch:
+    """Polls the promoted model as often as the policy (`policy_refresh_s`)."""
+    return ModelWatch(model_source(settings), settings.resolved_cache_dir(), current, every_s=settings.policy_refresh_s)
+
+
+def with_model(settings: Settings, model: ServingModel) -> Settings:
+    """The settings with a downloaded model as the chat artifact (version 0: unchanged)."""
+    return settings if model.path is None else settings.model_copy(update={"chat_model_path": model.path})
 
 
 def chat_lateness(settings: Settings) -> timedelta:

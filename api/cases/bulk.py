@@ -26,6 +26,7 @@ from api.db import lock_for_write
 from api.decisions.models import Decision
 from api.errors import ConflictError, ForbiddenError
 from api.ids import new_id
+from api.quality import answers as quality
 
 DECISION_OF = {"actioned": "confirm", "dismissed": "dismiss"}
 
@@ -70,6 +71,8 @@ def run(session: Session, *, request: BulkCloseRequest, principal: Principal, no
                                   "decision_id": decision.id, "selected": len(ids)}))
     audit.append_many(session, actor=principal.username, action="case.bulk_close", entity_type="case",
                       entries=entries, now=now)
+    quality.closed_in_bulk(session, case_ids=closed, kind=DECISION_OF[request.outcome], reason=request.reason,
+                           principal=principal, now=now)  # quality copies: graded and removed
     session.commit()
     return BulkCloseResult(bulk_id=bulk_id, outcome=request.outcome, closed=closed, skipped=skipped)
 

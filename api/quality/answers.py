@@ -44,19 +44,46 @@ def intercept(session: Session, *, case_id: str, kind: str, reason: str, princip
                             "answer it: release it")
     decision = Decision(id=new_id("dec"), case_id=case_id, kind=kind, reason=reason, user_id=principal.user_id,
                         created_at=now)  # shown to the reviewer, never stored under the copy
+    _grade(session, item=item, kind=kind, reason=reason, principal=principal, now=now)
+    session.commit()
+    return decision
+
+
+def _grade(session: Session, *, item: QualityItem, kind: str, reason: str, principal: Principal,
+           now: datetime) -> None:
+    """Record the answer, delete the copy, audit. Does not commit."""
     item.answer, item.answered_by, item.answered_at = kind, principal.user_id, now
     item.correct = kind == item.expected
     item.live_source = None
     session.flush()  # frees the source for the third reviewer's copy below
     if item.purpose != "golden":
         _vote(session, item=item, kind=kind, principal=principal, now=now)
-    remove_copy(session, copy_id=case_id)
+    remove_copy(session, copy_id=item.copy_case_id)
     audit.append(session, actor=principal.username, action=f"quality.answer.{item.purpose}",
                  entity_type="quality_item", entity_id=item.id, now=now,
-                 payload={"copy_case_id": case_id, "source_case_id": item.source_case_id, "answer": kind,
+                 payload={"copy_case_id": item.copy_case_id, "source_case_id": item.source_case_id, "answer": kind,
                           "expected": item.expected, "correct": item.correct, "reason": reason})
-    session.commit()
-    return decision
+
+
+def closed_in_bulk(session: Session, *, case_ids: list[str], kind: str, reason: str, principal: Principal,
+                   now: datetime) -> None:
+    """After a bulk close (`api.cases.bulk`): grade the copies it closed as that answer and delete
+    them, as a single decision would; a second-review copy closed by one of its excluded reviewers
+    is not an answer and goes back to the queue as a fresh copy. Does not commit."""
+    if not case_ids:
+        return
+    items = list(session.scalars(select(QualityItem).where(QualityItem.copy_case_id.in_(case_ids),
+                                                           QualityItem.live_source.is_not(None))))
+    for item in items:
+        if principal.user_id not in (item.excluded_users or []):
+            _grade(session, item=item, kind=kind, reason=reason, principal=principal, now=now)
+            continue
+        item.live_source = None
+        session.flush()
+        remove_copy(session, copy_id=item.copy_case_id)
+        review = session.get(SecondReview, item.review_id) if item.review_id else None
+        if review is not None:
+            _new_item(session, review=review, purpose=item.purpose, excluded=item.excluded_users, now=now)
 
 
 def _vote(session: Session, *, item: QualityItem, kind: str, principal: Principal, now: datetime) -> None:

@@ -23,6 +23,7 @@ from api.cases import counters
 from api.cases.models import Case
 from api.cases.queue import ASSIGNEE_NONE, FAMILIES, QueueFilter
 from api.ids import new_id
+from api.privacy.players import EXPIRED
 from api.quality import service
 from api.quality.copies import make_copy
 from api.quality.models import GoldenSource, QualityItem
@@ -75,6 +76,11 @@ def _seed_one(session: Session, *, family: str, now: datetime) -> str | None:
     golden = session.get(GoldenSource, source_id) if source_id else None
     if source is None or golden is None:
         return None
+    if source.summary == EXPIRED:
+        # Retention redacted its evidence: a copy would show "[expired]" and keep nothing to judge.
+        golden.active = False
+        session.flush()
+        return _seed_one(session, family=family, now=now)
     item_id = new_id("qi")
     copy_id = make_copy(session, source=source, item_id=item_id, now=now)
     session.add(QualityItem(id=item_id, purpose="golden", source_case_id=source.id, copy_case_id=copy_id,

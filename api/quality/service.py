@@ -20,6 +20,7 @@ from api.cases import service as cases
 from api.cases.models import CLOSED_STATUSES
 from api.errors import ConflictError, InvalidError, NotFoundError
 from api.findings.models import FindingRow
+from api.privacy.players import EXPIRED
 from api.quality.models import GoldenSource, QualityItem, QualitySettings
 
 RATE_MAX: Final = 0.5
@@ -107,8 +108,9 @@ def mark_golden(session: Session, *, case_id: str, expected: str, reason: str, p
     if expected not in allowed_answers:
         raise InvalidError(f"expected: {expected!r} is not a decision for a {case.family} case; one of "
                            f"{', '.join(allowed_answers)}")
-    if session.scalar(select(FindingRow.finding_id).where(FindingRow.case_id == case_id).limit(1)) is None:
-        raise InvalidError(f"case {case_id} has no findings left (evidence retention); nothing to show a reviewer")
+    if case.summary == EXPIRED or session.scalar(
+            select(FindingRow.finding_id).where(FindingRow.case_id == case_id).limit(1)) is None:
+        raise InvalidError(f"case {case_id}'s evidence is gone (retention period); nothing to show a reviewer")
     source = session.get(GoldenSource, case_id)
     previous = None if source is None else (source.expected, source.active)
     if source is None:

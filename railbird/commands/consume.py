@@ -33,6 +33,7 @@ from consumers.topics import ensure_topics
 from pipeline.contracts import INPUT_TOPICS
 from pipeline.rules import RulesConfig
 from railbird.gc_tuning import tune_gc
+from railbird.model_watch import ModelWatch
 from railbird.settings import Settings
 
 log = logging.getLogger("railbird.consume")
@@ -72,22 +73,33 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """Consume the chosen topics with every registered detector until SIGTERM/SIGINT."""
     # Imported here: the registry (and its models) is needed by this entry point only; `serve`
     # takes any detector factory, which is how the integration tests run it with test doubles.
-    from railbird.wiring import fetch_policy, make_detector_factory, rules_from
+    from railbird.wiring import (
+        fetch_policy,
+        initial_model,
+        make_detector_factory,
+        make_model_watch,
+        rules_from,
+        with_model,
+    )
 
     configure_json_logging(level=settings.log_level)
     port = settings.metrics_port if args.metrics_port is None else args.metrics_port
     inputs = sorted(INPUT_TOPICS) if args.all else list(args.topic)
     fetched = fetch_policy(settings)
+    model = initial_model(settings)
     while True:
         revision, policy = fetched if fetched else (0, None)
-        factory = only(make_detector_factory(settings, policy), settings.consumer_detectors)
+        factory = only(make_detector_factory(with_model(settings, model), policy), settings.consumer_detectors)
         watch = PolicyWatch(lambda: fetch_policy(settings), revision=revision, every_s=settings.policy_refresh_s)
-        log.info("enforcement policy revision %d", revision, extra={"rules_version": rules_from(settings, policy).version})
+        models = make_model_watch(settings, model)
+        log.info("enforcement policy revision %d, chat model version %d", revision, model.version,
+                 extra={"rules_version": rules_from(settings, policy).version})
         code = serve(settings, inputs=inputs, factory=factory, rules=rules_from(settings, policy),
-                     metrics_port=port, watch=watch)
-        if watch.latest is None:
+                     metrics_port=port, watch=watch, model_watch=models)
+        if watch.latest is None and models.latest is None:
             return code
-        fetched = watch.latest  # a new policy: rebuild every lane with it (state replays from the re-key topic)
+        # A new policy or a new promoted model: rebuild every lane with it (state replays from the re-key topic).
+        fetched, model = watch.latest or fetched, models.latest or model
 
 
 @dataclass
@@ -131,6 +143,7 @@ def serve(
     rules: RulesConfig,
     metrics_port: int,
     watch: PolicyWatch | None = None,
+    model_watch: ModelWatch | None = None,
 ) -> int:
     """Build the lanes, serve /metrics, /healthz, /readyz, run until SIGTERM/SIGINT; the exit code."""
     config = runtime_config(settings)
@@ -191,6 +204,8 @@ def serve(
     log.info("consuming %s", ", ".join(topics), extra={"count": len(topics)})
     if watch is not None:
         watch.start(stop)
+    if model_watch is not None:
+        model_watch.start(stop)
     try:
         return run_lanes(lanes, stop=stop)
     finally:

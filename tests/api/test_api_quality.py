@@ -343,3 +343,21 @@ def test_quality_pages_by_role(client, users, role, code):
         assert "Accuracy on golden items" in page.text and "Agreement on second reviews" in page.text
     nav = client.get("/console/").text
     assert ('href="/console/quality"' in nav) == (code == 200)
+
+
+def test_a_bulk_close_grades_the_copies_it_closes(client, users, engine):
+    mod = users.headers("moderator", "mod")
+    _golden(client, users, _closed(client, 1, mod, "confirm"), "dismiss")
+    real = _ingest(client, 2)
+    _rates(client, users, golden=0.5)
+    mod2 = users.headers("moderator", "mod2")
+    _queue(client, mod2)
+    (copy_id,) = _live_copies(engine)
+    r = client.post("/v1/cases/bulk-close", headers=mod2,
+                    json={"case_ids": [copy_id, real], "outcome": "dismissed", "reason": "not abuse"})
+    assert r.status_code == 200 and sorted(r.json()["closed"]) == sorted([copy_id, real]), r.text
+    with make_sessions(engine)() as s:
+        item = s.scalar(select(QualityItem).where(QualityItem.copy_case_id == copy_id))
+        assert item is not None and (item.answer, item.correct, item.live_source) == ("dismiss", True, None)
+        assert s.get(Case, copy_id) is None and s.get(Case, real).status == "dismissed"
+    _counts_match_cases(engine)
