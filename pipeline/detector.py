@@ -9,6 +9,7 @@ from typing import Protocol, runtime_checkable
 
 from pipeline.contracts import Event
 from pipeline.findings import Finding
+from pipeline.rules import RulesConfig
 
 
 @runtime_checkable
@@ -115,6 +116,17 @@ class FlushingDetector(Detector, Protocol):
 
     def flush(self) -> Sequence[Finding]:
         """The findings of what is still held back (a replayed file's end, never a live stream)."""
+        ...
+
+
+@runtime_checkable
+class RulesDetector(Detector, Protocol):
+    """Brings the house rules its findings' actions are proposed under (a shadow copy's candidate
+    rules, pipeline/shadow.py) instead of the pipeline's."""
+
+    @property
+    def policy_rules(self) -> RulesConfig:
+        """The rules policy applies to this detector's findings."""
         ...
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pipeline.detector import Detector
-from pipeline.detectors.chat import build_chat_detectors
+from pipeline.detectors.chat import OffenceLedger, build_chat_detectors
 from pipeline.detectors.chat.order import DEFAULT_LATENESS
 from pipeline.detectors.hand import build_hand_detectors
 from pipeline.detectors.seat import build_seat_detectors
@@ -18,12 +18,13 @@ from pipeline.text_model import TextClassifier
 
 
 def build_detectors(
-    *, rules: RulesConfig, classifier: TextClassifier | None = None, chat_lateness: timedelta = DEFAULT_LATENESS
+    *, rules: RulesConfig, classifier: TextClassifier | None = None, chat_lateness: timedelta = DEFAULT_LATENESS,
+    chat_ledger: OffenceLedger | None = None,
 ) -> dict[str, Detector]:
-    """Every detector, fresh state, keyed by its stable name (`chat_lateness`: see
+    """Every detector, fresh state, keyed by its stable name (`chat_lateness`, `chat_ledger`: see
     `build_chat_detectors`)."""
     detectors: list[Detector] = [
-        *build_chat_detectors(rules=rules, classifier=classifier, lateness=chat_lateness),
+        *build_chat_detectors(rules=rules, classifier=classifier, lateness=chat_lateness, ledger=chat_ledger),
         *build_seat_detectors(rules=rules),
         *build_hand_detectors(rules=rules, classifier=classifier),
     ]

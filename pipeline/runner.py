@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pipeline.contracts import INPUT_TOPICS, Event
-from pipeline.detector import Detector, FlushingDetector
+from pipeline.detector import Detector, FlushingDetector, RulesDetector
 from pipeline.findings import Finding
 from pipeline.policy import propose_actions
 from pipeline.rules import RulesConfig
@@ -35,9 +35,12 @@ class Pipeline:
     def __init__(self, detectors: Mapping[str, Detector], *, rules: RulesConfig) -> None:
         self._rules = rules
         self._by_topic: dict[str, list[Detector]] = {topic: [] for topic in INPUT_TOPICS}
+        # A shadow copy proposes under its candidate rules (pipeline/shadow.py); looked up once here.
+        self._rules_of: dict[str, RulesConfig] = {}
         for name, detector in detectors.items():
             if name != detector.name:
                 raise ValueError(f"detector registered as {name!r} calls itself {detector.name!r}")
+            self._rules_of[name] = detector.policy_rules if isinstance(detector, RulesDetector) else rules
             for topic in detector.topics:
                 self._by_topic[topic].append(detector)
 
@@ -55,7 +58,8 @@ class Pipeline:
             except Exception as exc:  # noqa: BLE001 - one detector's bug must not drop the others' findings
                 errors.append(DetectorError(detector.name, event.event_id, f"{type(exc).__name__}: {exc}"))
                 continue
-            findings.extend(f.with_actions(propose_actions(f, rules=self._rules)) for f in produced)
+            rules = self._rules_of[detector.name]
+            findings.extend(f.with_actions(propose_actions(f, rules=rules)) for f in produced)
         return Outcome(tuple(findings), tuple(errors))
 
     def flush(self) -> Outcome:
@@ -75,7 +79,8 @@ class Pipeline:
             except Exception as exc:  # noqa: BLE001 - as in `process`: report, keep the others
                 errors.append(DetectorError(detector.name, "(end of input)", f"{type(exc).__name__}: {exc}"))
                 continue
-            findings.extend(f.with_actions(propose_actions(f, rules=self._rules)) for f in produced)
+            rules = self._rules_of[detector.name]
+            findings.extend(f.with_actions(propose_actions(f, rules=rules)) for f in produced)
         return Outcome(tuple(findings), tuple(errors))
 
     def process_all(self, events: Iterable[tuple[str, Event]]) -> list[Finding]:

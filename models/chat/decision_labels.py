@@ -6,9 +6,11 @@ What a row must pass to teach the model, each refusal counted by its reason:
   or a repeat offence is about many messages, not this text;
 - its text is no line of an evaluation set (`evaluation_keys`, folded as `overlap.fold_text`): the
   independent sets stay unseen whatever the reviewers decided;
-- its folded text is not labelled otherwise by another decision: the same words confirmed once as
-  an insult and dismissed once as banter teach nothing; agreeing repeats collapse to one row (the
-  room repeats lines: a planted spam line is decided hundreds of times).
+- its folded text is not disputed among the decisions on it: repeats collapse to one row (the room
+  repeats lines: a planted spam line is decided hundreds of times) with the category at least
+  `MAJORITY` of at least `MIN_VOTES` decisions gave it (one analyst's slip in twenty decisions of
+  the same words must not throw the words away); any other split (one insult, one clean) teaches
+  nothing and is left out.
 The provenance of every row kept (labels, decisions, reviewers) is returned beside the samples.
 """
 
@@ -26,6 +28,8 @@ from models.chat.corpus.authored import LABELS, TOXIC_LABELS, evaluation_keys
 from models.chat.data import Sample
 from models.chat.overlap import fold_text
 
+MAJORITY = 0.75
+MIN_VOTES = 3
 SOURCE = "decisions"
 """`Sample.source` of a decision row (training weighs and routes it like the authored lines)."""
 
@@ -126,12 +130,16 @@ def decision_rows(examples: Iterable[DecisionExample], *, held: frozenset[str] |
     samples: list[Sample] = []
     provenance: list[dict[str, Any]] = []
     for group in groups.values():
-        categories = {ex.category for ex in group}
-        if len(categories) > 1:
+        votes = Counter(ex.category for ex in group)
+        top, n = votes.most_common(1)[0]
+        if len(votes) > 1 and (len(group) < MIN_VOTES or n < MAJORITY * len(group)):
             excluded["the same text labelled differently by different decisions"] += len(group)
             continue
-        samples.append(to_sample(group[0]))
-        provenance.append(_provenance(group))
+        if len(votes) > 1:
+            excluded["outvoted by the other decisions on the same text"] += len(group) - n
+        kept = [ex for ex in group if ex.category == top]
+        samples.append(to_sample(kept[0]))
+        provenance.append(_provenance(kept))
     return DecisionRows(tuple(samples), tuple(provenance), dict(excluded), read)
 
 

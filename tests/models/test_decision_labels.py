@@ -110,6 +110,18 @@ def test_decision_rows_train_the_category_heads_like_authored_lines(tmp_path):
     assert target(pool[0], "threat") == 1 and target(pool[0], "insult") == 0
 
 
+def test_a_text_decided_many_times_keeps_its_clear_majority_and_drops_the_slips():
+    said = ["insult"] * 4 + ["clean"] + ["threat", "clean"] * 2
+    texts = ["you donkey"] * 5 + ["watch your back"] * 4
+    labels = [export_row(_label(n, t, c, reviewer=f"r{n}"), reviewer_active=True)
+              for n, (t, c) in enumerate(zip(texts, said, strict=True))]
+    made = decision_rows([parse_line(json.dumps(r), origin="x") for r in labels], held=frozenset())
+    assert [(s.text, s.category) for s in made.samples] == [("you donkey", "insult")]  # 4 of 5
+    assert len(made.provenance[0]["label_ids"]) == 4
+    assert made.excluded == {"outvoted by the other decisions on the same text": 1,
+                             "the same text labelled differently by different decisions": 4}  # 2 to 2
+
+
 @pytest.mark.parametrize(("content", "why"), [
     ("not json\n", "labels.jsonl:1: not JSON"),
     ('{"text": "x"}\n', "missing category, train, provenance"),

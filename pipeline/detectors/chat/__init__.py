@@ -39,16 +39,19 @@ def build_chat_detectors(
     classifier: TextClassifier | None = None,
     credibility: ReporterCredibility | None = None,
     lateness: timedelta = DEFAULT_LATENESS,
+    ledger: OffenceLedger | None = None,
 ) -> list[Detector]:
     """Every chat, SnapCam and nickname detector with fresh state, in the order they must run.
 
     `lateness`: how far out of event-time order the place-keyed detectors (shouting matches,
     harassment) accept messages and still find exactly what in-order delivery finds.
+    `ledger`: the offence ledger the taps and the ladder share (default: a fresh one; shadow copies
+    pass one that reads the live ledger, pipeline/shadow.py).
     """
     lexicon = compile_lexicon()
     shared = CachedClassifier(classifier) if classifier is not None else None
     trust = credibility if credibility is not None else ReporterCredibility()
-    ledger = OffenceLedger(window=rules.chat_offence_window)
+    ledger = ledger if ledger is not None else OffenceLedger(window=rules.chat_offence_window)
     limits = FloodLimits(max_messages=rules.flood_max_messages, window=rules.flood_window)
     # Per-player offences (tapped into the ledger); shouting matches and harassment are keyed by
     # place, so they cannot share a player's ledger and do not count towards escalation.

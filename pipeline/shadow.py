@@ -1,0 +1,237 @@
+"""Shadow copies: detectors that run on the same events as the live ones and act on nothing.
+
+A shadow copy is the same detector class built with a candidate configuration (rules version,
+chat thresholds: `api/policy/shadow.py` says what an admin may set), wrapped in `ShadowDetector`:
+- its name is `shadow:<name>`, so it sits beside the live copy in one detector set, is routed by
+  the streaming runtime like any detector (same state key, hence the same partition as the live
+  copy) and shows up in logs and metrics as itself;
+- its findings keep the live name and id (both derive from the detector name and the events) and
+  are marked `shadow`, which the review API stores apart (api/shadow): no case, no proposal, no
+  sanction, no enforcement event;
+- its actions are proposed under the candidate rules (`RulesDetector`), to show what it would do;
+- its durable state goes to the changelog under `shadow:<store>`, never over the live store.
+
+The chat taps and `chat.repeat_offender` share one offence ledger. A shadow copy's ledger is an
+`OverlayLedger`: the live ledger's offences without those of the detectors in shadow, plus its own.
+Its prior-offence counts (and so the first-offence auto-mute) are then those of the room where the
+candidates replace the live detectors; with the live configuration they equal the live ones.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+
+from pipeline.contracts import Event
+from pipeline.detector import (
+    CountingDetector,
+    Detector,
+    DurableDetector,
+    DurableState,
+    FlushingDetector,
+    PrefetchingDetector,
+    StatefulDetector,
+)
+from pipeline.detectors.chat.offences import Offence
+from pipeline.detectors.chat.repeat import OffenceLedger, RepeatOffenderDetector
+from pipeline.findings import Finding
+from pipeline.registry import build_detectors
+from pipeline.rules import RulesConfig
+from pipeline.text_model import TextClassifier
+
+PREFIX = "shadow:"
+
+
+def shadow_name(name: str) -> str:
+    """The name a detector's shadow copy is registered under."""
+    return f"{PREFIX}{name}"
+
+
+def live_name(name: str) -> str:
+    """The live detector a registered name belongs to (itself when it is no shadow copy)."""
+    return name.removeprefix(PREFIX)
+
+
+class ShadowStore:
+    """A durable store under `shadow:<name>`: the shadow copy's state never overwrites the live one's."""
+
+    def __init__(self, inner: DurableState) -> None:
+        self._inner = inner
+        self._name = shadow_name(inner.store_name)
+
+    @property
+    def store_name(self) -> str:
+        """`shadow:` + the inner store's name."""
+        return self._name
+
+    def at(self, position: int) -> None:
+        """As the inner store."""
+        self._inner.at(position)
+
+    def changes(self) -> list[tuple[str, bytes | None]]:
+        """As the inner store."""
+        return self._inner.changes()
+
+    def restore(self, key: str, value: bytes, *, before: int) -> None:
+        """As the inner store."""
+        self._inner.restore(key, value, before=before)
+
+
+class ShadowDetector:
+    """A shadow copy of a detector (see the module docstring)."""
+
+    def __init__(self, inner: Detector, *, rules: RulesConfig) -> None:
+        self._inner = inner
+        self._name = shadow_name(inner.name)
+        self._rules = rules
+
+    @property
+    def inner(self) -> Detector:
+        """The wrapped candidate detector."""
+        return self._inner
+
+    @property
+    def name(self) -> str:
+        """`shadow:<live name>`."""
+        return self._name
+
+    @property
+    def topics(self) -> frozenset[str]:
+        """The wrapped detector's topics."""
+        return self._inner.topics
+
+    @property
+    def policy_rules(self) -> RulesConfig:
+        """The candidate rules its findings' actions are proposed under."""
+        return self._rules
+
+    @property
+    def state_window(self) -> timedelta:
+        """The wrapped detector's window (none: zero, so the runtime's default lookback applies)."""
+        return self._inner.state_window if isinstance(self._inner, StatefulDetector) else timedelta(0)
+
+    @property
+    def anomalies(self) -> Counter[str]:
+        """The wrapped detector's anomaly counts (none: empty)."""
+        return self._inner.anomalies if isinstance(self._inner, CountingDetector) else Counter()
+
+    def key(self, event: Event) -> str:
+        """The wrapped detector's state key: the shadow copy lives in the live copy's partition."""
+        return self._inner.key(event)
+
+    def prefetch(self, events: Sequence[Event]) -> None:
+        """The wrapped detector's prefetch, if it has one."""
+        if isinstance(self._inner, PrefetchingDetector):
+            self._inner.prefetch(events)
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """The wrapped detector's findings, marked shadow."""
+        return _marked(self._inner.process(event))
+
+    def flush(self) -> Sequence[Finding]:
+        """What the wrapped detector still holds back, marked shadow."""
+        return _marked(self._inner.flush()) if isinstance(self._inner, FlushingDetector) else ()
+
+
+class DurableShadowDetector(ShadowDetector):
+    """A shadow copy of a detector with durable state, kept under the shadow store's name."""
+
+    def __init__(self, inner: DurableDetector, *, rules: RulesConfig, store: ShadowStore) -> None:
+        super().__init__(inner, rules=rules)
+        self._store = store
+
+    @property
+    def durable(self) -> ShadowStore:
+        """The wrapped detector's store, renamed."""
+        return self._store
+
+
+def _marked(findings: Sequence[Finding]) -> tuple[Finding, ...]:
+    return tuple(f.model_copy(update={"shadow": True}) for f in findings)
+
+
+class OverlayLedger(OffenceLedger):
+    """The offence ledger of a shadow world: the live ledger's offences except those of the
+    detectors in shadow (`hidden`), plus the shadow copies' own (recorded here, never in the live
+    ledger). Reads only the live ledger, which the live copies keep as before."""
+
+    def __init__(self, live: OffenceLedger, *, hidden: frozenset[str], window: timedelta,
+                 order: Mapping[str, int]) -> None:
+        """`order`: the detectors' registry positions; one message's offences are listed in the
+        order its taps ran, as in the live ledger (the ladder's evidence lists them)."""
+        super().__init__(window=window)
+        self._live = live
+        self._hidden = hidden
+        self._order = order
+
+    def offences(self, player_id: str, now: datetime) -> list[tuple[datetime, Offence]]:
+        """Both ledgers' offences in the window ending at `now`, oldest first (newest 64, as live)."""
+        own = super().offences(player_id, now)
+        seen = {(o.event_id, o.finding_id) for _, o in own}
+        base = [(t, o) for t, o in self._live.offences(player_id, now)
+                if o.detector not in self._hidden and (o.event_id, o.finding_id) not in seen]
+        if not base:
+            return own
+        last = len(self._order)
+        merged = sorted([*base, *own], key=lambda x: (x[0], self._order.get(x[1].detector, last)))
+        # The live ledger keeps a player's newest `max_per_player` offences; so does the shadow world.
+        return merged[-self._max_per_player:]
+
+
+def live_ledger(detectors: Mapping[str, Detector]) -> OffenceLedger | None:
+    """The offence ledger a live detector set's chat taps share (None without chat detectors)."""
+    for detector in detectors.values():
+        if isinstance(detector, DurableDetector) and isinstance(detector.durable, OffenceLedger):
+            return detector.durable
+    return None
+
+
+def with_shadows(live: Mapping[str, Detector], candidates: Mapping[str, Detector], *, names: Sequence[str],
+                 rules: RulesConfig) -> dict[str, Detector]:
+    """The live set with shadow copies of `names` taken from `candidates` (a detector set built with
+    the candidate configuration), in the candidates' order (the ladder after the taps it counts).
+    Candidates sharing a store share one renamed store.
+
+    The copies come BEFORE the live detectors: when a shadow tap reads the offence ledger, the live
+    ledger holds exactly the offences of earlier messages, as a live tap sees it (the ledger keeps
+    a player's newest 64 offences; after the live taps the current message's offences would have
+    pushed older ones out). The ladder's copy comes AFTER them: like the live ladder it reads the
+    message's offences from every tap. Shadow copies never write live state, so the order changes
+    nothing live."""
+    unknown = [n for n in names if n not in candidates]
+    if unknown:
+        raise ValueError(f"no detector {unknown} to run in shadow; known: {list(candidates)}")
+    out: dict[str, Detector] = {}
+    after: dict[str, Detector] = {}
+    stores: dict[int, ShadowStore] = {}
+    wanted = set(names)
+    for name, detector in candidates.items():
+        if name not in wanted:
+            continue
+        copy: ShadowDetector
+        if isinstance(detector, DurableDetector):
+            store = stores.setdefault(id(detector.durable), ShadowStore(detector.durable))
+            copy = DurableShadowDetector(detector, rules=rules, store=store)
+        else:
+            copy = ShadowDetector(detector, rules=rules)
+        (after if isinstance(detector, RepeatOffenderDetector) else out)[copy.name] = copy
+    return {**out, **live, **after}
+
+
+def build_with_shadows(
+    *, rules: RulesConfig, classifier: TextClassifier | None, chat_lateness: timedelta, names: Sequence[str],
+    shadow_rules: RulesConfig, shadow_classifier: TextClassifier | None,
+) -> dict[str, Detector]:
+    """Every live detector (fresh state) and shadow copies of `names` built with the candidate rules
+    and classifier; the copies' offence ledger overlays the live one (see `OverlayLedger`)."""
+    live = build_detectors(rules=rules, classifier=classifier, chat_lateness=chat_lateness)
+    if not names:
+        return live
+    ledger = live_ledger(live)
+    overlay = None if ledger is None else OverlayLedger(
+        ledger, hidden=frozenset(names), window=shadow_rules.chat_offence_window,
+        order={name: i for i, name in enumerate(live)})
+    candidates = build_detectors(rules=shadow_rules, classifier=shadow_classifier, chat_lateness=chat_lateness,
+                                 chat_ledger=overlay)
+    return with_shadows(live, candidates, names=names, rules=shadow_rules)
