@@ -9,11 +9,12 @@ from datetime import timedelta
 
 import httpx
 
-from api.policy.rules import PolicySettings, effective_rules, from_document
+from api.policy.rules import PolicySettings, effective_rules, from_document, shadow_rules, shadow_thresholds
 from pipeline.detector import Detector
 from pipeline.registry import build_detectors, build_pipeline
 from pipeline.rules import RULES_PRESETS, RulesConfig
 from pipeline.runner import Pipeline
+from pipeline.shadow import build_with_shadows
 from pipeline.text_model import TextClassifier
 from railbird.model_watch import ApiModelSource, ModelWatch, ServingModel, initial
 from railbird.settings import Settings
@@ -90,7 +91,18 @@ def make_detector_factory(
     rules = rules_from(settings, policy)
     classifier = load_chat_classifier(settings, policy.category_thresholds if policy else None)
     lateness = chat_lateness(settings)
-    return lambda: build_detectors(rules=rules, classifier=classifier, chat_lateness=lateness)
+    if policy is None or not policy.shadow.enabled:
+        return lambda: build_detectors(rules=rules, classifier=classifier, chat_lateness=lateness)
+    # Shadow copies (pipeline/shadow.py) share the live model: candidate thresholds are a view of it
+    # that fuses the live analysis again, so no message is scored twice (models/chat/shadow_view.py).
+    from models.chat.shadow_view import candidate_classifier
+
+    names, candidate_rules = policy.shadow.detectors, shadow_rules(policy)
+    candidate = candidate_classifier(classifier, live_thresholds=policy.category_thresholds,
+                                     candidate=shadow_thresholds(policy))
+    log.info("shadow copies of %s", ", ".join(names), extra={"rules_version": candidate_rules.version})
+    return lambda: build_with_shadows(rules=rules, classifier=classifier, chat_lateness=lateness, names=names,
+                                      shadow_rules=candidate_rules, shadow_classifier=candidate)
 
 
 def model_source(settings: Settings) -> ApiModelSource:

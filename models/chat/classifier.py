@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,6 +30,9 @@ from models.chat.rules import RULE_CATEGORIES, RuleHit, RuleSet
 from pipeline.categories import MODEL_SCORED
 from pipeline.findings import Span
 from pipeline.text_model import TextVerdict
+
+if TYPE_CHECKING:
+    from models.chat.shadow_view import ThresholdView
 
 CHAT_CATEGORIES = (
     "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info",
@@ -160,6 +163,9 @@ class ChatClassifier:
         self._lock = threading.Lock()
         self._spans: dict[tuple[int, int, str], Span] = {}
         self.policy_floors: dict[str, float] = {}
+        self.views: list[ThresholdView] = []
+        """Shadow copies with candidate thresholds (models/chat/shadow_view.py): each batch this
+        classifier analyses is fused for them too, so a shadow copy never scores a message again."""
         """Thresholds the admin policy set (railbird/wiring.py): besides a head's review point, a
         category's pattern hits and word-backed insults must reach them too, so raising a
         category's threshold quiets every way that category is flagged."""
@@ -212,6 +218,8 @@ class ChatClassifier:
                 probs = self.head_probabilities(analyses).tolist()
                 verdict = self._verdict_maker()
                 fresh = {t: verdict(a, p) for t, a, p in zip(todo, analyses, probs, strict=True)}
+                for view in self.views:
+                    view.receive(todo, analyses, probs)
                 # Freed while collection is paused: the collector never walks them (left alive,
                 # the first collection after the batch walked ~45,000 objects of 5,000 lines).
                 del analyses, probs
@@ -225,6 +233,13 @@ class ChatClassifier:
             scores, spans, language, flagged, automatic = parts
             out.append(_new_verdict(scores.copy(), spans, language, flagged, automatic))
         return out
+
+    def _fresh_parts(self, texts: list[str]) -> list[_Parts]:
+        """Analyse and fuse texts with this classifier's thresholds: no cache, no views."""
+        analyses = self.analyzer.analyze_many(texts)
+        probs = self.head_probabilities(analyses).tolist()
+        verdict = self._verdict_maker()
+        return [verdict(a, p) for a, p in zip(analyses, probs, strict=True)]
 
     def clear_cache(self) -> None:
         """Forget every cached verdict (benchmarks, or after swapping thresholds)."""

@@ -132,7 +132,10 @@ def only(factory: DetectorFactory, names: str) -> DetectorFactory:
         return factory
     if unknown := wanted - set(factory()):
         raise SystemExit(f"unknown RAILBIRD_CONSUMER_DETECTORS {sorted(unknown)}; known: {sorted(factory())}")
-    return lambda: {n: d for n, d in factory().items() if n in wanted}
+    from pipeline.shadow import live_name  # late, like the registry in `run`
+
+    # A detector's shadow copy (pipeline/shadow.py) runs where the detector does.
+    return lambda: {n: d for n, d in factory().items() if live_name(n) in wanted}
 
 
 def serve(
