@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schemas": ("railbird.commands.schemas", "export (or --check) the JSON Schemas in docs/schemas"),
     "train": ("railbird.commands.train", "train a model (chat)"),
     "eval": ("railbird.commands.evaluate", "evaluate the chat model on a CSV or a simulated scenario"),
+    "models": ("railbird.commands.models", "chat model registry: register, compare, list, promote, roll back"),
     "classify": ("railbird.commands.classify", "classify text or JSON lines from stdin"),
     "import": ("railbird.commands.importer", "import hand histories as hand.records and chat.messages JSON lines"),
     "backtest": ("railbird.commands.backtest", "import hand histories, replay them, write a Markdown report per detector"),
