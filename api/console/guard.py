@@ -47,6 +47,7 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("POST", "/console/appeals/{appeal_id}/resolve"): "senior",
     ("GET", "/console/appeals"): "view",
     ("GET", "/console/dashboard"): "view",
+    ("GET", "/console/shadow"): "view",
     ("GET", "/console/quality"): "quality",
     ("POST", "/console/quality/golden"): "quality",
     ("POST", "/console/quality/rates"): "admin",

@@ -34,6 +34,8 @@ from api.console.guard import (
     safe_next,
 )
 from api.console.player_page import install as install_player_page
+from api.console.shadow_page import dashboard_comparison
+from api.console.shadow_page import install as install_shadow_page
 from api.console.quality_page import install as install_quality_page
 from api.console.queue_page import install as install_queue_page
 from api.console.queue_page import player_url
@@ -261,13 +263,15 @@ def router() -> APIRouter:
                                           limit=100, offset=0))
 
     @r.get("/dashboard")
-    def dashboard(ctx: ConsoleDep, session: SessionDep) -> HTMLResponse:
+    def dashboard(request: Request, ctx: ConsoleDep, session: SessionDep) -> HTMLResponse:
         rows = stats.detector_stats(session, since=None)
         volume = render.bar_chart([(s.detector, float(s.findings)) for s in rows])
         rate = render.bar_chart([(s.detector, round((s.confirm_rate or 0) * 100, 1)) for s in rows], fill="#2e7d32")
-        return page("dashboard.html", ctx, rows=rows, volume=volume, rate=rate, summary=stats.summary(session))
+        return page("dashboard.html", ctx, rows=rows, volume=volume, rate=rate, summary=stats.summary(session),
+                    comparison=dashboard_comparison(request, session))
 
     policy_page.install(r, page)
+    install_shadow_page(r, page)
     models_page.install(r, page)
     audit_page.install(r, page)
     labels_page.install(r)
