@@ -73,7 +73,7 @@ def queue(client: TestClient, headers: dict[str, str], **body: Any) -> dict[str,
 
 
 def test_a_run_over_streamed_events_has_an_empty_diff_and_a_higher_threshold_shows_gone_findings(
-    client: TestClient, users: Users, engine: Engine, settings: Settings,
+    client: TestClient, users: Users, engine: Engine, settings: Settings, clock: FakeClock,
     room: list[tuple[str, Event]], live_findings: list[Finding],
 ) -> None:
     stream(client, settings, room, live_findings)
@@ -97,6 +97,7 @@ def test_a_run_over_streamed_events_has_an_empty_diff_and_a_higher_threshold_sho
     r = client.patch("/v1/admin/policy", headers=adm, json={
         "category_thresholds": {"insult": 0.999}, "reason": "fewer insult flags?"})
     assert r.status_code == 200 and r.json()["revision"] == 1
+    clock.advance(minutes=1)
     second = queue(client, adm, policy_revision=1, detectors=["chat.classifier", "chat.banned_words"])
     assert run_queue(engine, settings) == 1
     changed = client.get(f"/v1/retro-runs/{second['id']}", headers=adm).json()
