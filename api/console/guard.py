@@ -54,6 +54,8 @@ CONSOLE_PERMISSIONS: dict[tuple[str, str], Permission] = {
     ("GET", "/console/admin/policy"): "admin",
     ("GET", "/console/audit"): "admin",
     ("POST", "/console/admin/policy"): "admin",
+    ("GET", "/console/admin/retro"): "admin",
+    ("POST", "/console/admin/retro"): "admin",
     ("GET", "/console/admin/models"): "admin",
     ("POST", "/console/admin/models/rollback"): "admin",
     ("POST", "/console/admin/models/{version}/promote"): "admin",

@@ -39,6 +39,7 @@ from api.console.shadow_page import install as install_shadow_page
 from api.console.quality_page import install as install_quality_page
 from api.console.queue_page import install as install_queue_page
 from api.console.queue_page import player_url
+from api.console.retro_page import install as install_retro_page
 from api.console.rules import cite
 from api.db import SessionDep
 from api.decisions import service as decisions
@@ -271,6 +272,7 @@ def router() -> APIRouter:
                     comparison=dashboard_comparison(request, session))
 
     policy_page.install(r, page)
+    install_retro_page(r, page)
     install_shadow_page(r, page)
     models_page.install(r, page)
     audit_page.install(r, page)

@@ -128,3 +128,37 @@ def test_an_unreachable_api_keeps_the_current_model(tmp_path: Path, caplog: pyte
     with caplog.at_level(logging.WARNING, logger="railbird.models"):
         assert watch.check() is None
     assert "promoted chat model unavailable" in caplog.text
+
+
+def test_consume_rebuilds_the_lanes_with_the_new_model(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """`railbird consume`'s loop: a model watch that found a new version restarts `serve` with
+    settings naming the downloaded file; a run that ends with nothing new returns its code."""
+    import argparse
+
+    from railbird import wiring
+    from railbird.commands import consume
+
+    downloaded = ServingModel(5, "ab" * 32, tmp_path / "v5.skops")
+    built: list[Path | None] = []
+    calls: list[int] = []
+
+    def factory(settings: Settings, policy: object) -> object:
+        built.append(settings.chat_model_path)
+        return dict
+
+    def serve(settings: Settings, **kw: object) -> int:
+        calls.append(1)
+        watch = kw["model_watch"]
+        assert isinstance(watch, ModelWatch)
+        if len(calls) == 1:
+            watch.latest = downloaded  # what the watch's thread leaves after a verified download
+        return 0
+
+    monkeypatch.setattr(wiring, "fetch_policy", lambda settings: None)
+    monkeypatch.setattr(wiring, "initial_model", lambda settings: ServingModel(0, "cd" * 32))
+    monkeypatch.setattr(wiring, "make_detector_factory", factory)
+    monkeypatch.setattr(consume, "serve", serve)
+    code = consume.run(argparse.Namespace(all=True, topic=None, metrics_port=0),
+                       Settings(env="test", data_dir=tmp_path))
+    assert code == 0 and len(calls) == 2
+    assert built == [None, downloaded.path]
