@@ -28,6 +28,7 @@ from api.models_registry.schemas import (
     VersionPublic,
 )
 from api.models_registry.store import ArtifactStore
+from api.text import check_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +103,11 @@ def router() -> APIRouter:
         loads as skops with trusted types only, format version, a head per model-scored category,
         sanity lines) and registered as a candidate: 201, or 200 with the existing version for
         the same bytes; 422 with the reason when a check fails."""
-        if not NOTE.match(note):
-            raise InvalidError("note: no control characters")
+        try:
+            if not NOTE.match(check_text(note)):
+                raise ValueError("no control characters")
+        except ValueError as exc:
+            raise InvalidError(f"note: {exc}") from None
         config = config_of(request)
         staged = config.store.staging([chunk async for chunk in request.stream()])
         try:
