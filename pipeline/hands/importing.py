@@ -193,10 +193,15 @@ def _is_header(line: str) -> bool:
     return line.startswith(_HEADER_STARTS) and any(f.is_header(line) for f in TEXT_FORMATS.values())
 
 
-def text_outcomes(stream: BinaryIO, seats: SeatTracker | None = None) -> Iterator[Outcome]:
+def text_outcomes(
+    stream: BinaryIO, seats: SeatTracker | None = None, on_block: Callable[[Block], None] | None = None
+) -> Iterator[Outcome]:
     """Every hand of a PokerStars / GGPoker text stream, in order, in bounded memory; with a
-    `SeatTracker`, the seat events each hand shows (`Seats`) come before its outcome."""
+    `SeatTracker`, the seat events each hand shows (`Seats`) come before its outcome. `on_block`
+    sees each block's lines before its outcomes (the import summary counts chat and bounty lines)."""
     for block in split_blocks(numbered_lines(stream), _is_header, _HEADER_STARTS):
+        if on_block is not None:
+            on_block(block)
         yield from _block_outcomes(block, seats)
 
 

@@ -3,8 +3,9 @@
 The output is the replay envelope (`{"topic": ..., "value": {...}}`): `hand.records` for every hand
 that passes the contract and `chat.messages` for the chat lines in the files (with the running
 hand's id and players), so it feeds `railbird replay` directly. Every hand is imported or rejected
-with the line and the rule it breaks (`--rejects FILE` lists each); a JSON summary per file and one
-for the whole run go to stderr. Never a crash on a bad file.
+with the line and the rule it breaks (`--rejects FILE` lists each). While it runs, progress goes to
+stderr (`railbird.progress`); at the end a summary per file (`railbird.import_summary`) goes to
+stderr, and as JSON to `--summary FILE`. Never a crash on a bad file.
 """
 
 from __future__ import annotations
@@ -13,52 +14,45 @@ import argparse
 import json
 import sys
 import time
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from pipeline.contracts import CHAT, HAND, SEAT
-from pipeline.hands.importing import Imported, Junk, Rejected, Seats, file_outcomes
+from pipeline.hands.history_io import Block
+from pipeline.hands.importing import (
+    PHH_SUFFIXES,
+    Imported,
+    Junk,
+    Outcome,
+    Rejected,
+    Seats,
+    phh_outcomes,
+    text_outcomes,
+)
 from pipeline.hands.seating import SeatTracker
+from railbird.import_summary import FIRST_REJECTS, Tally, count_block, render_text, summary_json
+from railbird.progress import MODES, Progress, choose_mode
 from railbird.settings import Settings
+
+__all__ = ["FIRST_REJECTS", "Tally", "import_file", "run"]
 
 SUFFIXES = {".txt", ".hh", ".phh", ".phhs"}
 """Files a folder import reads; a file named on the command line is read whatever its suffix."""
-FIRST_REJECTS = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`hands PATH [--format] [--out] [--rejects]`."""
+    """`hands PATH [--format] [--out] [--rejects] [--summary] [--progress]`."""
     parser.add_argument("what", choices=["hands"], help="what to import")
     parser.add_argument("path", help="a hand-history file or a folder of them")
     parser.add_argument("--format", choices=["auto", "phh", "pokerstars", "ggpoker"], default="auto",
                         help="auto: PHH by suffix, otherwise each hand by its header (PokerStars or GGPoker)")
     parser.add_argument("--out", help="output JSON lines file (default: stdout)")
     parser.add_argument("--rejects", help="write every rejected hand as a JSON line (file, line, kind, reason)")
-
-
-@dataclass(slots=True)
-class Tally:
-    """Counts of one file (or of the whole run)."""
-
-    imported: int = 0
-    rejected: int = 0
-    chats: int = 0
-    seat_events: int = 0
-    junk_lines: int = 0
-    reasons: Counter[str] = field(default_factory=Counter)
-    first: list[dict[str, Any]] = field(default_factory=list)
-
-    def add(self, other: Tally) -> None:
-        self.imported += other.imported
-        self.rejected += other.rejected
-        self.chats += other.chats
-        self.seat_events += other.seat_events
-        self.junk_lines += other.junk_lines
-        self.reasons.update(other.reasons)
-        self.first.extend(other.first[: max(0, FIRST_REJECTS - len(self.first))])
+    parser.add_argument("--summary", help="write the per-file summary (and the run's totals) as JSON here")
+    parser.add_argument("--progress", choices=MODES, default="auto",
+                        help="auto: a bar when stderr is a terminal (lines when stdout is that terminal too),"
+                             " a line every 10 s otherwise")
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -69,29 +63,39 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"railbird import: no such path: {root}", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    total = Tally()
-    files = 0
+    paths = list(_files(root))
+    total, done = Tally(), []
+    writes_stdout = not args.out
+    progress = Progress(sys.stderr, choose_mode(getattr(args, "progress", "auto"), sys.stderr, sys.stdout, writes_stdout),
+                        files=len(paths), total_bytes=sum(_size(p) for p in paths))
     out: TextIO = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
     rejects: TextIO | None = open(args.rejects, "w", encoding="utf-8") if getattr(args, "rejects", None) else None  # noqa: SIM115
     seats = SeatTracker()  # one for the run: a table's hands may continue in the next file
     try:
-        for path in _files(root):
-            tally = import_file(path, getattr(args, "format", "auto"), out, rejects, seats)
-            files += 1
+        for path in paths:
+            tally = import_file(path, getattr(args, "format", "auto"), out, rejects, seats, progress, total)
             total.add(tally)
-            print(json.dumps(_summary(tally) | {"file": str(path)}, ensure_ascii=False), file=sys.stderr)
+            done.append((str(path), tally))
     finally:
+        progress.close()
         if args.out:
             out.close()
+        else:
+            out.flush()  # the summary on stderr comes after the last JSON line on a shared terminal
         if rejects is not None:
             rejects.close()
-    elapsed = time.perf_counter() - started
-    rate = total.imported / elapsed if elapsed > 0 else 0.0
-    summary = _summary(total) | {"files": files, "seconds": round(elapsed, 3), "hands_per_s": round(rate, 1)}
-    summary.pop("first_rejects")
-    summary["seat"] = seat_summary(seats)
-    print(json.dumps(summary), file=sys.stderr)
+    summary = summary_json(done, total, time.perf_counter() - started, seat_summary(seats))
+    sys.stderr.write(render_text(summary, done, total))
+    if getattr(args, "summary", None):
+        Path(args.summary).write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return 0 if total.imported else 1
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # unreadable: import_file rejects it with the reason
 
 
 def _files(root: Path) -> Iterator[Path]:
@@ -107,42 +111,93 @@ def seat_summary(seats: SeatTracker) -> dict[str, int]:
 
 
 def import_file(
-    path: Path, fmt: str, out: TextIO, rejects: TextIO | None, seats: SeatTracker | None = None
+    path: Path,
+    fmt: str,
+    out: TextIO,
+    rejects: TextIO | None,
+    seats: SeatTracker | None = None,
+    progress: Progress | None = None,
+    before: Tally | None = None,
 ) -> Tally:
-    """Write one file's events to `out` (seat events and chat lines before the hand they belong to)."""
+    """Write one file's events to `out` (seat events and chat lines before the hand they belong to).
+    `progress` is shown as it goes, counting the hands of `before` (the files already done) too."""
     tally = Tally()
-    hand_prefix = f'{{"topic":"{HAND}","value":'
-    chat_prefix = f'{{"topic":"{CHAT}","value":'
-    seat_prefix = f'{{"topic":"{SEAT}","value":'
+    counts = _BlockCounts()
+    earlier = before.imported + before.rejected if before is not None else 0
     try:
-        for outcome in file_outcomes(path, fmt, seats):
-            if isinstance(outcome, Seats):
-                for value in outcome.values:
-                    out.write(f"{seat_prefix}{value}}}\n")
-                tally.seat_events += len(outcome.values)
-            elif isinstance(outcome, Imported):
-                for chat in outcome.chats:
-                    out.write(f"{chat_prefix}{chat}}}\n")
-                tally.chats += len(outcome.chats)
-                out.write(f"{hand_prefix}{outcome.hand_json}}}\n")
-                tally.imported += 1
-            elif isinstance(outcome, Rejected):
-                _reject(tally, path, outcome, rejects)
-            elif isinstance(outcome, Junk):
-                tally.junk_lines += outcome.count
+        with path.open("rb") as stream:
+            # PHH files are TOML documents read whole; the text formats stream in bounded memory.
+            phh = fmt == "phh" or (fmt == "auto" and path.suffix.lower() in PHH_SUFFIXES)
+            outcomes = phh_outcomes(path) if phh else text_outcomes(stream, seats, counts.see)
+            for outcome in outcomes:
+                _write(outcome, tally, counts, path, out, rejects)
+                if progress is not None and progress.due():
+                    progress.show(earlier + tally.imported + tally.rejected, stream.tell())
     except OSError as exc:
         _reject(tally, path, Rejected(0, "unreadable", f"{type(exc).__name__}: {exc}"), rejects)
+    tally.bytes = _size(path)
+    if progress is not None:
+        progress.file_done(tally.bytes)
     return tally
+
+
+_HAND_PREFIX = f'{{"topic":"{HAND}","value":'
+_CHAT_PREFIX = f'{{"topic":"{CHAT}","value":'
+_SEAT_PREFIX = f'{{"topic":"{SEAT}","value":'
+
+
+class _BlockCounts:
+    """Chat and bounty lines of the block being read, until its outcome takes them."""
+
+    def __init__(self) -> None:
+        self._chats = 0
+        self._bounties = 0
+
+    def see(self, block: Block) -> None:
+        self._chats, self._bounties = count_block(block.lines)
+
+    def take(self) -> tuple[int, int]:
+        taken = (self._chats, self._bounties)
+        self._chats = self._bounties = 0
+        return taken
+
+
+def _write(outcome: Outcome, tally: Tally, counts: _BlockCounts, path: Path, out: TextIO, rejects: TextIO | None) -> None:
+    if isinstance(outcome, Seats):
+        for value in outcome.values:
+            out.write(f"{_SEAT_PREFIX}{value}}}\n")
+        tally.seat_events += len(outcome.values)
+    elif isinstance(outcome, Imported):
+        for chat in outcome.chats:
+            out.write(f"{_CHAT_PREFIX}{chat}}}\n")
+        tally.chats += len(outcome.chats)
+        out.write(f"{_HAND_PREFIX}{outcome.hand_json}}}\n")
+        tally.imported += 1
+        chats, bounties = counts.take()
+        tally.chat_lines += chats
+        tally.bounty_lines += bounties
+        tally.bounties += bounties  # the hand imported, so each of its bounty lines is in bounties_won
+    elif isinstance(outcome, Rejected):
+        if outcome.topic == HAND:
+            chats, bounties = counts.take()
+            tally.chat_lines += chats
+            tally.bounty_lines += bounties
+        _reject(tally, path, outcome, rejects)
+    elif isinstance(outcome, Junk):
+        chats, bounties = counts.take()  # zero after a hand: its trailing junk was counted with it
+        tally.chat_lines += chats
+        tally.bounty_lines += bounties
+        tally.junk_lines += outcome.count
 
 
 def _reject(tally: Tally, path: Path, outcome: Rejected, rejects: TextIO | None) -> None:
     entry = {"file": str(path), "line": outcome.line, "topic": outcome.topic, "hand_id": outcome.hand_id,
              "kind": outcome.kind, "reason": outcome.reason}
+    reason = outcome.kind if outcome.topic == HAND else f"{'chat' if outcome.topic == CHAT else 'seat'}_{outcome.kind}"
     if outcome.topic == HAND:
         tally.rejected += 1
-        tally.reasons[outcome.kind] += 1
-    else:
-        tally.reasons[f"{'chat' if outcome.topic == CHAT else 'seat'}_{outcome.kind}"] += 1
+    tally.reasons[reason] += 1
+    tally.note_line(reason, outcome.line)
     if len(tally.first) < FIRST_REJECTS:
         tally.first.append(entry)
     if rejects is not None:

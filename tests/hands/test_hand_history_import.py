@@ -153,14 +153,17 @@ def test_import_command_writes_topics_replay_reads_and_a_summary_per_file(tmp_pa
         (folder / name).write_bytes((FIXTURES / name).read_bytes())
     (folder / "bad.txt").write_text(_variant(3, "Total pot $0.65", "Total pot $0.75"), encoding="utf-8")
     out, rejects = tmp_path / "out.jsonl", tmp_path / "rejects.jsonl"
-    args = argparse.Namespace(what="hands", path=str(folder), format="auto", out=str(out), rejects=str(rejects))
+    summary = tmp_path / "summary.json"
+    args = argparse.Namespace(what="hands", path=str(folder), format="auto", out=str(out), rejects=str(rejects),
+                              summary=str(summary))
     assert importer.run(args, Settings()) == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     topics = [json.loads(line)["topic"] for line in lines]
     assert topics.count("hand.records") == 16 and topics.count("chat.messages") == 2
-    err = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
-    assert [e.get("file", "").rsplit("/", 1)[-1] for e in err[:-1]] == ["bad.txt", "gg_kinds.txt", "ps_kinds.txt"]
-    assert err[0]["rejected"] == 1 and err[-1]["imported"] == 16 and err[-1]["chat_messages"] == 2
+    doc = json.loads(summary.read_text(encoding="utf-8"))
+    assert [e["file"].rsplit("/", 1)[-1] for e in doc["files"]] == ["bad.txt", "gg_kinds.txt", "ps_kinds.txt"]
+    assert doc["files"][0]["rejected"] == 1 and doc["total"]["imported"] == 16 and doc["total"]["chat_lines_carried"] == 2
+    assert "bad.txt: 0 imported, 1 rejected" in capsys.readouterr().err
     assert json.loads(rejects.read_text(encoding="utf-8"))["kind"] == "chips_not_conserved"
     outputs = list(replay_lines(lines, build_pipeline(rules=RulesConfig())))
     assert not [o for o in outputs if o["kind"] in ("dead_letter", "detector_error")]

@@ -36,12 +36,14 @@ def test_import_writes_replayable_envelopes_and_counts_rejects(tmp_path: Path, c
         "starting_stacks = [100, 100]\nactions = ['d dh p1 AcAd', 'd dh p2 KcKd', 'p2 f']\n",
         encoding="utf-8",
     )
-    out = tmp_path / "hands.jsonl"
-    assert _run_import(tmp_path, out) == 0
+    out, summary_file = tmp_path / "hands.jsonl", tmp_path / "summary.json"  # .json: not read as a history
+    args = argparse.Namespace(what="hands", path=str(tmp_path), format="auto", out=str(out), summary=str(summary_file))
+    assert importer.run(args, Settings()) == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 and all(json.loads(line)["topic"] == HAND for line in lines)
-    summary = json.loads(capsys.readouterr().err.strip().splitlines()[-1])
-    assert summary["imported"] == 2 and summary["rejected"] == 1 and summary["reasons"] == {"illegal_action": 1}
+    summary = json.loads(summary_file.read_text(encoding="utf-8"))["total"]
+    assert summary["imported"] == 2 and summary["rejected"] == 1 and summary["rejected_by_reason"] == {"illegal_action": 1}
+    assert "1 rejected [illegal_action 1]" in capsys.readouterr().err
     outputs = list(replay_lines(lines, build_pipeline(rules=RulesConfig())))
     assert not [o for o in outputs if o["kind"] in ("dead_letter", "detector_error")]
 
