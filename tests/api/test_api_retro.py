@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from api_support import FakeClock, Users
+from api_support import FakeClock, Users, login_console
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
@@ -179,3 +179,35 @@ def test_only_admins_queue_and_read_runs(client: TestClient, users: Users) -> No
         assert client.post("/v1/retro-runs", headers=headers, json=body).status_code == 403
         assert client.get("/v1/retro-runs", headers=headers).status_code == 403
     assert client.get("/v1/retro-runs/retro_nope", headers=users.headers("admin")).status_code == 404
+
+
+def test_admin_starts_a_run_on_the_console_and_watches_it_finish(
+    client: TestClient, users: Users, engine: Engine, settings: Settings
+) -> None:
+    csrf = login_console(client, users, role="admin", name="adm_retro")
+    page = client.get("/console/admin/retro")
+    assert page.status_code == 200 and "No runs yet." in page.text and 'value="chat.classifier"' in page.text
+    bad = client.post("/console/admin/retro", data={"csrf": csrf, "start": "2026-03-01T09:10", "end": "2026-03-01T09:00",
+                                                     "source": "kafka", "reason": "x"}, follow_redirects=True)
+    assert "must be after start" in bad.text
+    r = client.post("/console/admin/retro", data={
+        "csrf": csrf, "start": "2026-03-01T09:00", "end": "2026-03-01T09:03", "source": "kafka", "warmup_hours": "0",
+        "detectors": "", "policy_revision": "", "reason": "what would flag?"}, follow_redirects=True)
+    assert "queued" in r.text and 'http-equiv="refresh"' in r.text and "<progress" in r.text
+    quiet = Room(RoomConfig(seed=3, players=40, minutes=3, start=START, hands=False))
+    records = [ArchivedRecord(t, 0, n, int(e.ts.timestamp() * 1000), e.model_dump_json().encode())
+               for n, (t, e) in enumerate(quiet.events())]
+    assert run_queue(engine, settings, lambda lo, hi: iter(records)) == 1
+    run_id = client.get("/v1/retro-runs", headers=users.headers("admin")).json()["runs"][0]["id"]
+    done = client.get(f"/console/admin/retro?run={run_id}").text
+    assert 'id="retro-summary"' in done and 'http-equiv="refresh"' not in done and "<strong>0</strong> gone" in done
+    assert "2026-03-01 09:00 to 2026-03-01 09:03" in done
+    assert client.post("/console/admin/retro", data={"csrf": "forged", "reason": "x"}).status_code == 403
+
+
+@pytest.mark.parametrize("role", ["analyst", "moderator", "senior"])
+def test_only_admins_reach_the_retro_page(client: TestClient, users: Users, role: str) -> None:
+    csrf = login_console(client, users, role=role, name=f"{role}_retro")
+    assert client.get("/console/admin/retro").status_code == 403
+    assert client.post("/console/admin/retro", data={"csrf": csrf, "reason": "x"}).status_code == 403
+    assert 'href="/console/admin/retro"' not in client.get("/console/").text
