@@ -121,6 +121,7 @@ def register(session: Session, store: ArtifactStore, *, path: Path, expected_sha
                 now=now)
     existing = session.scalar(select(ModelVersion).where(ModelVersion.sha256 == sha))
     if existing is not None:
+        store.copy_in(path, sha)  # puts the bytes back if the store lost them; a no-op otherwise
         return existing, False
     report = _REPORTS.get(sha)
     if report is None:
