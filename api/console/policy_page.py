@@ -16,7 +16,8 @@ from api.deps import NowDep
 from api.errors import ServiceError
 from api.policy import service
 from api.policy.schemas import PolicyUpdate
-from api.policy.views import admin_view, default_version
+from api.policy.views import admin_view, default_version, shadow_change
+from api.shadow.service import since
 
 PageFn = Callable[..., HTMLResponse]
 
@@ -27,7 +28,7 @@ def install(r: APIRouter, page: PageFn) -> None:
     @r.get("/admin/policy")
     def policy_page(request: Request, ctx: ConsoleDep, session: SessionDep) -> HTMLResponse:
         policy = service.active(session, default_version=default_version(request))
-        return page("policy.html", ctx, p=admin_view(policy, request.app.state.chat_model_path))
+        return page("policy.html", ctx, p=admin_view(policy, request.app.state.chat_model_path, since(session, policy)))
 
     @r.post("/admin/policy")
     def change_policy(request: Request, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
@@ -38,6 +39,7 @@ def install(r: APIRouter, page: PageFn) -> None:
                 auto_mute_min_score=body.auto_mute_min_score, auto_mute_minutes=body.auto_mute_minutes,
                 reset_auto_mute=body.reset_auto_mute,
                 category_thresholds={str(k): v for k, v in (body.category_thresholds or {}).items()},
+                shadow=shadow_change(body.shadow),
             )
             _, changed = service.change(session, change=change, expected_revision=body.expected_revision,
                                         reason=body.reason, actor=ctx.user.username,
@@ -62,6 +64,14 @@ def form_to_update(form: dict[str, str]) -> dict[str, Any]:
         "category_thresholds": thresholds,
         "reason": form.get("reason", ""),
         "expected_revision": form.get("expected_revision") or None,
+        # The form always shows the whole shadow part, so it is always sent whole (none ticked: off).
+        "shadow": {
+            "detectors": [k.removeprefix("shadow_detector_") for k, v in form.items()
+                          if k.startswith("shadow_detector_") and v == "on"],
+            "category_thresholds": {k.removeprefix("shadow_threshold_"): v for k, v in form.items()
+                                    if k.startswith("shadow_threshold_") and v.strip()},
+            "rules_version": form.get("shadow_rules_version") or None,
+        },
     }
     score, minutes = form.get("auto_mute_min_score", "").strip(), form.get("auto_mute_minutes", "").strip()
     if score or minutes:

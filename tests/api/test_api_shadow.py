@@ -169,3 +169,27 @@ def test_console_shadow_page_refuses_anonymous(client):
     r = client.get("/console/shadow", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/console/login")
     assert client.get("/console/shadow", headers=SVC, follow_redirects=False).status_code == 303
+
+
+def test_admin_sets_and_clears_shadow_mode_on_the_policy_page(client, users):
+    csrf = login_console(client, users, role="admin", name="adm_shadow")
+    page = client.get("/console/admin/policy").text
+    assert 'name="shadow_detector_chat.classifier"' in page and 'name="shadow_threshold_insult"' in page
+    r = client.post("/console/admin/policy", data={
+        "csrf": csrf, "expected_revision": "0", "rules_version": "id-vi-2022-09-28", "auto_mute_enabled": "on",
+        "shadow_detector_chat.classifier": "on", "shadow_threshold_insult": "0.9",
+        "shadow_rules_version": "uk-2022-09-28", "reason": "trial"}, follow_redirects=True)
+    assert "Policy changed" in r.text, r.text
+    shadow = client.get("/v1/policy", headers=SVC).json()["shadow"]
+    assert (shadow["detectors"], shadow["category_thresholds"], shadow["rules_version"]) == \
+        (["chat.classifier"], {"insult": 0.9}, "uk-2022-09-28")
+    assert 'name="shadow_detector_chat.classifier" checked' in client.get("/console/admin/policy").text
+    bad = client.post("/console/admin/policy", data={
+        "csrf": csrf, "expected_revision": "1", "rules_version": "id-vi-2022-09-28", "auto_mute_enabled": "on",
+        "shadow_threshold_insult": "0.9", "reason": "no detector"}, follow_redirects=True)
+    assert "name the detectors" in bad.text and client.get("/v1/policy", headers=SVC).json()["revision"] == 1
+    off = client.post("/console/admin/policy", data={
+        "csrf": csrf, "expected_revision": "1", "rules_version": "id-vi-2022-09-28", "auto_mute_enabled": "on",
+        "reason": "trial over"}, follow_redirects=True)
+    assert "Policy changed" in off.text
+    assert client.get("/v1/policy", headers=SVC).json()["shadow"]["detectors"] == []
