@@ -161,8 +161,8 @@ def figures(s: EvalSet, verdicts: Sequence[TextVerdict]) -> dict[str, Any]:
     """One set's figures from its verdicts."""
     scores, review, auto = [], [], []
     for i, v in enumerate(verdicts):
-        cats = _categories(s, i, v)
-        scores.append(max(float(v.scores.get(c, 0.0)) for c in cats))
+        ranked, cats = _categories(s, i, v)
+        scores.append(max(float(v.scores.get(c, 0.0)) for c in ranked))
         review.append(any(c in v.flagged for c in cats))
         auto.append(any(c in (v.automatic or ()) for c in cats))
     y = np.asarray(s.labels)
@@ -173,12 +173,15 @@ def figures(s: EvalSet, verdicts: Sequence[TextVerdict]) -> dict[str, Any]:
     return out
 
 
-def _categories(s: EvalSet, index: int, verdict: TextVerdict) -> tuple[str, ...]:
+def _categories(s: EvalSet, index: int, verdict: TextVerdict) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(scores that rank the row, categories whose flag counts), as `evaluate.category_scores`: a
+    toxic set ranks by the `toxic` head (and hate, threat, sexual) and counts flags of the toxic
+    family, since `toxic` is a score, never a flagged category."""
     if s.per_row:
-        return (s.per_row[index],)
+        return (s.per_row[index],), (s.per_row[index],)
     if s.categories == ("toxic",):
-        return ("toxic",) if "toxic" in verdict.scores else TOXIC_FAMILY
-    return s.categories
+        return (("toxic", *TOXIC_FAMILY[1:]) if "toxic" in verdict.scores else TOXIC_FAMILY), TOXIC_FAMILY
+    return s.categories, s.categories
 
 
 def _at_point(y: np.ndarray, flags: Sequence[bool]) -> dict[str, float | None]:

@@ -101,3 +101,12 @@ def test_independent_sets_come_from_the_dev_folder_only():
     assert {n.split(":")[1] for n in sets} - langs <= set(MODEL_SCORED)
     insult = sets["independent_dev:insult"]
     assert 0 < sum(insult.labels) < len(insult.labels) and insult.categories == ("insult",)
+
+
+def test_a_toxic_set_ranks_by_the_toxic_head_and_counts_the_family_flags():
+    s = EvalSet("public:x", ["a", "b"], [1, 0], ("toxic",))
+    verdicts = [TextVerdict(scores={"toxic": 0.9, "insult": 0.2}, flagged=("insult",), automatic=()),
+                TextVerdict(scores={"toxic": 0.1, "insult": 0.8}, flagged=(), automatic=())]
+    f = figures(s, verdicts)
+    assert f["roc_auc"] == 1.0  # by toxic, not by insult (which ranks them the other way)
+    assert f["review"] == {"precision": 1.0, "recall": 1.0} and f["automatic"]["recall"] == 0.0
