@@ -1,17 +1,27 @@
-"""PHH (Poker Hand History, TOML) text -> `hand.records` values, through pokerkit's reader."""
+"""PHH (Poker Hand History, TOML) text -> `hand.records` values, through pokerkit's reader.
+
+Railbird's own facts come back from the user-defined fields `phh_out.py` writes (`_event_id`,
+`_hand_id`, `_blind_level`, `_started_at`, `_bounties`, `_eliminated`, `_bounties_won`, `_places`,
+`_run_count`, `_rake`), so an imported hand written as PHH reads back to the same record; PHH files from
+elsewhere have none of them and get ids made from `hand` (or the file name)."""
 
 from __future__ import annotations
 
 import warnings
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, get_args
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pokerkit import HandHistory
 
 from pipeline.hands.errors import HandIntegrityError
 from pipeline.hands.ids import safe_id
+from pipeline.hands.variants import Variant
 
-_VARIANTS = {"NT", "FT", "PO", "FO/8", "NS", "FB", "F7S", "F7S/8", "FR", "NR", "PD", "FD"}
+_VARIANTS = set(get_args(Variant))
+"""PHH's codes and the PHH-style ones Railbird adds (PO5, PO/8, ...: `variants.py`), which `phh_out` writes."""
+_CARRIED = ("blind_level", "started_at", "bounties", "eliminated", "bounties_won", "places", "run_count")
+"""Record fields read from the user-defined field `_<name>` when a file has it."""
 
 
 def parse_phh(text: str, *, name: str) -> dict[str, Any]:
@@ -38,10 +48,11 @@ def from_history(hh: Any, *, name: str) -> dict[str, Any]:
         # pokerkit reverses heads-up blinds (player 1 posts the second entry); records are literal.
         blinds, antes = blinds[::-1], antes[::-1]
     hand = str(hh.hand if getattr(hh, "hand", None) is not None else name)
+    extra = dict(getattr(hh, "user_defined_fields", None) or {})
     record: dict[str, Any] = {
-        "event_id": safe_id(f"phh-{hand}"),
+        "event_id": str(extra.get("_event_id") or safe_id(f"phh-{hand}")),
         "ts": _timestamp(hh),
-        "hand_id": safe_id(f"phh-{hand}"),
+        "hand_id": str(extra.get("_hand_id") or safe_id(f"phh-{hand}")),
         "table_id": safe_id(str(getattr(hh, "table", None) or name)),
         "game": "tournament" if getattr(hh, "event", None) else "cash",
         "variant": variant,
@@ -54,10 +65,14 @@ def from_history(hh: Any, *, name: str) -> dict[str, Any]:
         "actions": list(hh.actions),
         "finishing_stacks": [int(s) for s in hh.finishing_stacks] if hh.finishing_stacks else [],
         "winnings": [int(s) for s in hh.winnings] if hh.winnings else [],
-        "rake": hh.rake if isinstance(hh.rake, int) else 0,  # pokerkit may hold a rake function
+        # `_rake` as phh_out writes it; else a number in `rake` (pokerkit holds a function there by default).
+        "rake": int(extra.get("_rake", hh.rake if isinstance(hh.rake, int) else 0)),
     }
     if record["game"] == "tournament":
         record["tournament_id"] = safe_id(str(hh.event))
+    for field in _CARRIED:
+        if f"_{field}" in extra:
+            record[field] = extra[f"_{field}"]  # the contract checks them like any other field
     return record
 
 
@@ -70,12 +85,24 @@ def _per_player(values: Any, n: int) -> list[int]:
 
 def _timestamp(hh: Any) -> str:
     try:
-        moment = datetime(int(hh.year), int(hh.month), int(hh.day), tzinfo=UTC)
+        moment = datetime(int(hh.year), int(hh.month), int(hh.day), tzinfo=_zone(hh))
         if hh.time is not None:
-            moment = moment.replace(hour=hh.time.hour, minute=hh.time.minute, second=hh.time.second)
+            moment = moment.replace(hour=hh.time.hour, minute=hh.time.minute, second=hh.time.second,
+                                    microsecond=hh.time.microsecond)
     except (TypeError, ValueError):
         moment = datetime(1970, 1, 1, tzinfo=UTC)  # PHH files often carry no date; keep them replayable
-    return moment.isoformat()
+    return moment.astimezone(UTC).isoformat()
+
+
+def _zone(hh: Any) -> Any:
+    """The file's `time_zone` when it names one (IANA or UTC), else UTC as before."""
+    name = getattr(hh, "time_zone", None)
+    if not isinstance(name, str) or name.upper() == "UTC":
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC  # an abbreviation like 'ET' names no single zone; keep the file replayable
 
 
 def parse_phh_all(text: str, *, name: str) -> list[dict[str, Any]]:

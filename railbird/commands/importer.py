@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from pipeline.contracts import CHAT, HAND, SEAT
+from pipeline.contracts import CHAT, HAND
 from pipeline.hands.history_io import Block
 from pipeline.hands.importing import (
     PHH_SUFFIXES,
@@ -31,6 +31,7 @@ from pipeline.hands.importing import (
     text_outcomes,
 )
 from pipeline.hands.seating import SeatTracker
+from railbird.import_sinks import SINKS, ReplayLines, Sink
 from railbird.import_summary import FIRST_REJECTS, Tally, count_block, render_text, summary_json
 from railbird.progress import MODES, Progress, choose_mode
 from railbird.settings import Settings
@@ -42,12 +43,15 @@ SUFFIXES = {".txt", ".hh", ".phh", ".phhs"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`hands PATH [--format] [--out] [--rejects] [--summary] [--progress]`."""
+    """`hands PATH [--format] [--to] [--out] [--rejects] [--summary] [--progress]`."""
     parser.add_argument("what", choices=["hands"], help="what to import")
     parser.add_argument("path", help="a hand-history file or a folder of them")
     parser.add_argument("--format", choices=["auto", "phh", "pokerstars", "ggpoker"], default="auto",
                         help="auto: PHH by suffix, otherwise each hand by its header (PokerStars or GGPoker)")
-    parser.add_argument("--out", help="output JSON lines file (default: stdout)")
+    parser.add_argument("--to", choices=sorted(SINKS), default="replay",
+                        help="replay: topic-tagged JSON lines for `railbird replay`; phh: the hands as one .phhs"
+                             " document (PHH holds no chat or seat events)")
+    parser.add_argument("--out", help="output file (default: stdout); with --to phh it must end in .phhs")
     parser.add_argument("--rejects", help="write every rejected hand as a JSON line (file, line, kind, reason)")
     parser.add_argument("--summary", help="write the per-file summary (and the run's totals) as JSON here")
     parser.add_argument("--progress", choices=MODES, default="auto",
@@ -62,6 +66,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if not root.exists():
         print(f"railbird import: no such path: {root}", file=sys.stderr)
         return 2
+    to = getattr(args, "to", "replay")
+    if to == "phh" and args.out and not args.out.lower().endswith(".phhs"):
+        # A .phh file holds one hand; the PHH importer reads many only from a .phhs file.
+        print(f"railbird import: --to phh writes many hands, so --out must end in .phhs: {args.out}", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     paths = list(_files(root))
     total, done = Tally(), []
@@ -70,10 +79,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                         files=len(paths), total_bytes=sum(_size(p) for p in paths))
     out: TextIO = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
     rejects: TextIO | None = open(args.rejects, "w", encoding="utf-8") if getattr(args, "rejects", None) else None  # noqa: SIM115
-    seats = SeatTracker()  # one for the run: a table's hands may continue in the next file
+    sink = SINKS[to](out)
+    # One tracker for the run (a table's hands may continue in the next file); none when not written.
+    seats = SeatTracker() if sink.side_topics else None
     try:
         for path in paths:
-            tally = import_file(path, getattr(args, "format", "auto"), out, rejects, seats, progress, total)
+            tally = import_file(path, getattr(args, "format", "auto"), out, rejects, seats, progress, total, sink)
             total.add(tally)
             done.append((str(path), tally))
     finally:
@@ -84,8 +95,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             out.flush()  # the summary on stderr comes after the last JSON line on a shared terminal
         if rejects is not None:
             rejects.close()
-    summary = summary_json(done, total, time.perf_counter() - started, seat_summary(seats))
+    summary = summary_json(done, total, time.perf_counter() - started, seat_summary(seats) if seats else {})
+    summary["total"]["to"] = sink.name
     sys.stderr.write(render_text(summary, done, total))
+    if not sink.side_topics:
+        print(f"railbird import: --to {sink.name}: chat lines and seat events are not written (the format holds"
+              " hands only); 'carried' counts them as not carried", file=sys.stderr)
     if getattr(args, "summary", None):
         Path(args.summary).write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return 0 if total.imported else 1
@@ -118,9 +133,12 @@ def import_file(
     seats: SeatTracker | None = None,
     progress: Progress | None = None,
     before: Tally | None = None,
+    sink: Sink | None = None,
 ) -> Tally:
-    """Write one file's events to `out` (seat events and chat lines before the hand they belong to).
-    `progress` is shown as it goes, counting the hands of `before` (the files already done) too."""
+    """Write one file's events to `sink` (default: replay lines to `out`, seat events and chat lines
+    before the hand they belong to). `progress` is shown as it goes, counting the hands of `before`
+    (the files already done) too."""
+    sink = sink if sink is not None else ReplayLines(out)
     tally = Tally()
     counts = _BlockCounts()
     earlier = before.imported + before.rejected if before is not None else 0
@@ -130,7 +148,7 @@ def import_file(
             phh = fmt == "phh" or (fmt == "auto" and path.suffix.lower() in PHH_SUFFIXES)
             outcomes = phh_outcomes(path) if phh else text_outcomes(stream, seats, counts.see)
             for outcome in outcomes:
-                _write(outcome, tally, counts, path, out, rejects)
+                _write(outcome, tally, counts, path, sink, rejects)
                 if progress is not None and progress.due():
                     progress.show(earlier + tally.imported + tally.rejected, stream.tell())
     except OSError as exc:
@@ -139,11 +157,6 @@ def import_file(
     if progress is not None:
         progress.file_done(tally.bytes)
     return tally
-
-
-_HAND_PREFIX = f'{{"topic":"{HAND}","value":'
-_CHAT_PREFIX = f'{{"topic":"{CHAT}","value":'
-_SEAT_PREFIX = f'{{"topic":"{SEAT}","value":'
 
 
 class _BlockCounts:
@@ -162,16 +175,14 @@ class _BlockCounts:
         return taken
 
 
-def _write(outcome: Outcome, tally: Tally, counts: _BlockCounts, path: Path, out: TextIO, rejects: TextIO | None) -> None:
+def _write(outcome: Outcome, tally: Tally, counts: _BlockCounts, path: Path, sink: Sink, rejects: TextIO | None) -> None:
     if isinstance(outcome, Seats):
-        for value in outcome.values:
-            out.write(f"{_SEAT_PREFIX}{value}}}\n")
+        sink.seats(outcome.values)
         tally.seat_events += len(outcome.values)
     elif isinstance(outcome, Imported):
-        for chat in outcome.chats:
-            out.write(f"{_CHAT_PREFIX}{chat}}}\n")
-        tally.chats += len(outcome.chats)
-        out.write(f"{_HAND_PREFIX}{outcome.hand_json}}}\n")
+        sink.hand(outcome)
+        if sink.side_topics:
+            tally.chats += len(outcome.chats)
         tally.imported += 1
         chats, bounties = counts.take()
         tally.chat_lines += chats
