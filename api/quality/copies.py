@@ -19,6 +19,7 @@ from api.cases.models import Case, CaseAction, CaseTag
 from api.cases.service import priority_of
 from api.decisions.models import Decision
 from api.findings.models import FindingPlayer, FindingRow
+from api.labels.models import LabelRow
 from pipeline.findings import stable_id
 
 
@@ -98,6 +99,8 @@ def _copy_rows(session: Session, *, source: Case, copy_id: str, new_ids: dict[st
 def remove_copy(session: Session, *, copy_id: str) -> None:
     """Delete the copy and everything under it (the delete trigger takes it off the counters).
     Does not commit."""
-    for model in (FindingPlayer, CaseTag, CaseAction, FindingRow, Decision):
+    # Labels first: none should exist (an answer never reaches the labels hook), but a stray one
+    # must not block the delete.
+    for model in (LabelRow, FindingPlayer, CaseTag, CaseAction, FindingRow, Decision):
         session.execute(delete(model).where(model.case_id == copy_id))  # type: ignore[attr-defined]
     session.execute(delete(Case).where(Case.id == copy_id))
