@@ -361,3 +361,27 @@ def test_a_bulk_close_grades_the_copies_it_closes(client, users, engine):
         assert item is not None and (item.answer, item.correct, item.live_source) == ("dismiss", True, None)
         assert s.get(Case, copy_id) is None and s.get(Case, real).status == "dismissed"
     _counts_match_cases(engine)
+
+
+def test_console_forms_mark_golden_and_set_rates(client, users):
+    mod = users.headers("moderator", "mod")
+    closed = _closed(client, 1, mod, "confirm")
+    csrf = login_console(client, users, role="admin", name="adm1")
+    r = client.post("/console/quality/rates", data={"csrf": csrf, "golden_rate": "0.7", "reason": "too much"})
+    assert r.status_code == 200 and "outside [0, 0.5]" in r.text  # followed back to the page, flash shown
+    r = client.post("/console/quality/rates", data={"csrf": csrf, "golden_rate": "lots", "reason": "x"})
+    assert "not a number" in r.text
+    r = client.post("/console/quality/rates", data={"csrf": csrf, "golden_rate": "0.2", "second_review_rate": "0.1",
+                                                    "reason": "start", "expected_revision": "0"})
+    assert "Rates changed" in r.text
+    assert client.get("/v1/quality/settings", headers=users.headers("senior")).json()["golden_rate"] == 0.2
+    r = client.post("/console/quality/golden", data={"csrf": csrf, "case_id": closed, "expected": "escalate",
+                                                     "reason": "x"})
+    assert "not a decision for a chat case" in r.text
+    r = client.post("/console/quality/golden", data={"csrf": csrf, "case_id": closed, "expected": "confirm",
+                                                     "reason": "textbook"})
+    assert "is a golden item" in r.text and closed in r.text
+    client.post("/console/logout", data={"csrf": csrf})
+    csrf = login_console(client, users, role="senior", name="sen1")
+    r = client.post("/console/quality/rates", data={"csrf": csrf, "golden_rate": "0.1", "reason": "x"})
+    assert r.status_code == 403  # the rates are the admin's
