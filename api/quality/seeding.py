@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from api.auth.roles import allowed
 from api.cases import counters
-from api.cases.models import Case
+from api.cases.models import CLOSED_STATUSES, Case
 from api.cases.queue import ASSIGNEE_NONE, FAMILIES, QueueFilter
 from api.ids import new_id
 from api.privacy.players import EXPIRED
@@ -68,9 +68,10 @@ def top_up(session: Session, *, family: str, rate: float, now: datetime) -> list
 
 def _seed_one(session: Session, *, family: str, now: datetime) -> str | None:
     live = select(QualityItem.live_source).where(QualityItem.live_source.is_not(None))
-    source_id = session.scalar(select(GoldenSource.case_id)
+    # Only sources still closed: one reopened on appeal may be decided differently this time.
+    source_id = session.scalar(select(GoldenSource.case_id).join(Case, Case.id == GoldenSource.case_id)
                                .where(GoldenSource.family == family, GoldenSource.active.is_(True),
-                                      GoldenSource.case_id.not_in(live))
+                                      Case.status.in_(CLOSED_STATUSES), GoldenSource.case_id.not_in(live))
                                .order_by(GoldenSource.uses, GoldenSource.created_at, GoldenSource.case_id).limit(1))
     source = session.get(Case, source_id) if source_id else None
     golden = session.get(GoldenSource, source_id) if source_id else None

@@ -385,3 +385,17 @@ def test_console_forms_mark_golden_and_set_rates(client, users):
     csrf = login_console(client, users, role="senior", name="sen1")
     r = client.post("/console/quality/rates", data={"csrf": csrf, "golden_rate": "0.1", "reason": "x"})
     assert r.status_code == 403  # the rates are the admin's
+
+
+def test_a_golden_source_reopened_on_appeal_is_not_seeded(client, users, engine):
+    mod = users.headers("moderator", "mod")
+    source = _closed(client, 1, mod, "confirm")
+    _golden(client, users, source, "confirm")
+    for i in range(4):
+        _ingest(client, 10 + i)
+    r = client.post(f"/v1/cases/{source}/appeals", headers=users.headers("senior", "sen"),
+                    json={"statement": "the player says it was a quote"})
+    assert r.status_code == 200, r.text
+    _rates(client, users, golden=0.5)
+    _queue(client, users.headers("analyst", "ann"))
+    assert _live_copies(engine) == {}
