@@ -1,5 +1,6 @@
 """`railbird backtest PATH`: import a folder of hand histories, replay them through every detector,
-and write a Markdown report an analyst can read (per detector: findings, players, evidence hands).
+and write a Markdown report an analyst can read (per detector: findings, players, evidence hands);
+`--html FILE` writes the same report as one HTML page with charts (`railbird/backtest_html.py`).
 
 The same steps as `railbird import hands PATH --out F` then `railbird replay F`, in one command;
 `--events FILE` keeps the imported events for a later replay.
@@ -16,6 +17,7 @@ from typing import Any
 
 from pipeline.hands.seating import SeatTracker
 from pipeline.replay import replay_lines
+from railbird.backtest_html import flagged_pairs, hand_stats, render_html
 from railbird.commands.importer import Tally, _files, _summary, import_file
 from railbird.settings import Settings
 from railbird.wiring import make_pipeline
@@ -25,9 +27,10 @@ MAX_ROWS = 50
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`PATH [--out REPORT.md] [--events FILE]`."""
+    """`PATH [--out REPORT.md] [--html REPORT.html] [--events FILE]`."""
     parser.add_argument("path", help="a hand-history file or a folder of them (GGPoker, PokerStars, PHH)")
-    parser.add_argument("--out", help="Markdown report file (default: stdout)")
+    parser.add_argument("--out", help="Markdown report file (default: stdout, unless --html is given)")
+    parser.add_argument("--html", help="also (or only, without --out) the report as a self-contained HTML page with charts")
     parser.add_argument("--events", help="also keep the imported events (JSON lines) here")
 
 
@@ -49,10 +52,16 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             return 1
         with events.open(encoding="utf-8") as lines:
             outputs = list(replay_lines(lines, make_pipeline(settings)))
+        html_path = getattr(args, "html", None)
+        if html_path:
+            pairs = flagged_pairs(outputs)
+            with events.open(encoding="utf-8") as lines:  # a second pass: the charts need the pairs first
+                stats = hand_stats(lines, [pair for pair, _ in pairs])
+            Path(html_path).write_text(render_html(str(root), files, tally, outputs, stats, pairs), encoding="utf-8")
     report = render_report(str(root), files, tally, outputs)
     if args.out:
         Path(args.out).write_text(report, encoding="utf-8")
-    else:
+    elif not html_path:
         sys.stdout.write(report)
     return 0
 
