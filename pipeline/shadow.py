@@ -33,6 +33,7 @@ from pipeline.detector import (
     PrefetchingDetector,
     StatefulDetector,
 )
+from pipeline.detectors.chat.lexicon import compile_lexicon
 from pipeline.detectors.chat.offences import Offence
 from pipeline.detectors.chat.repeat import OffenceLedger, RepeatOffenderDetector
 from pipeline.findings import Finding
@@ -225,13 +226,15 @@ def build_with_shadows(
 ) -> dict[str, Detector]:
     """Every live detector (fresh state) and shadow copies of `names` built with the candidate rules
     and classifier; the copies' offence ledger overlays the live one (see `OverlayLedger`)."""
-    live = build_detectors(rules=rules, classifier=classifier, chat_lateness=chat_lateness)
     if not names:
-        return live
+        return build_detectors(rules=rules, classifier=classifier, chat_lateness=chat_lateness)
+    # One word list for both sets: it is configuration-free, and its per-text memo then serves both.
+    lexicon = compile_lexicon()
+    live = build_detectors(rules=rules, classifier=classifier, chat_lateness=chat_lateness, chat_lexicon=lexicon)
     ledger = live_ledger(live)
     overlay = None if ledger is None else OverlayLedger(
         ledger, hidden=frozenset(names), window=shadow_rules.chat_offence_window,
         order={name: i for i, name in enumerate(live)})
     candidates = build_detectors(rules=shadow_rules, classifier=shadow_classifier, chat_lateness=chat_lateness,
-                                 chat_ledger=overlay)
+                                 chat_ledger=overlay, chat_lexicon=lexicon)
     return with_shadows(live, candidates, names=names, rules=shadow_rules)

@@ -22,7 +22,7 @@ from pipeline.detectors.chat.credibility import ReporterCredibility
 from pipeline.detectors.chat.flooding import FloodingDetector, FloodLimits
 from pipeline.detectors.chat.hand_in_play import HandInPlayDetector
 from pipeline.detectors.chat.harassment import HarassmentDetector
-from pipeline.detectors.chat.lexicon import compile_lexicon
+from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
 from pipeline.detectors.chat.nickname import NicknameDetector
 from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
 from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
@@ -40,15 +40,17 @@ def build_chat_detectors(
     credibility: ReporterCredibility | None = None,
     lateness: timedelta = DEFAULT_LATENESS,
     ledger: OffenceLedger | None = None,
+    lexicon: Lexicon | None = None,
 ) -> list[Detector]:
     """Every chat, SnapCam and nickname detector with fresh state, in the order they must run.
 
     `lateness`: how far out of event-time order the place-keyed detectors (shouting matches,
     harassment) accept messages and still find exactly what in-order delivery finds.
     `ledger`: the offence ledger the taps and the ladder share (default: a fresh one; shadow copies
-    pass one that reads the live ledger, pipeline/shadow.py).
+    pass one that reads the live ledger, pipeline/shadow.py). `lexicon`: the compiled word list
+    (default: compiled here; shadow copies share the live one and so its per-text memo).
     """
-    lexicon = compile_lexicon()
+    lexicon = lexicon if lexicon is not None else compile_lexicon()
     shared = CachedClassifier(classifier) if classifier is not None else None
     trust = credibility if credibility is not None else ReporterCredibility()
     ledger = ledger if ledger is not None else OffenceLedger(window=rules.chat_offence_window)

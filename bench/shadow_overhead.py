@@ -1,0 +1,142 @@
+"""CPU cost of shadow mode: the consumer pipeline with no shadow copy against one detector in shadow.
+
+A simulated room (chat, SnapCam reports, seat activity, hand records) goes through every registered
+detector the way the streaming runtime runs them: poll batches of 500 records, each detector's
+`prefetch` over the batch's events of its topics (the chat model scores a batch in one call), then
+record by record through the runner and policy. Fresh detector state and a cold model cache for each
+run; CPU time of this process (time.process_time), median of runs, one core. Configurations:
+- `none`: the live detectors only;
+- `chat.classifier` in shadow with candidate thresholds (insult 0.9, threat 0.8): a ThresholdView of
+  the live model (models/chat/shadow_view.py), which fuses the live analysis again, never rescoring;
+- `chat.classifier` in shadow with the live thresholds (the shared verdict cache serves both);
+- `seat.hit_and_run` in shadow under the candidate rules version (uk-2022-09-28).
+The overhead per shadow detector is (shadow - none) / none against the 10 % target (issue 23).
+Writes bench/results/shadow_overhead.json.
+
+    .venv/bin/python -m bench.shadow_overhead [--runs 5] [--minutes 20] [--players 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from models.chat import load_classifier
+from models.chat.classifier import ChatClassifier
+from models.chat.shadow_view import ThresholdView
+from pipeline.contracts import Event
+from pipeline.detector import Detector, PrefetchingDetector
+from pipeline.registry import build_detectors
+from pipeline.rules import RULES_PRESETS
+from pipeline.runner import Pipeline
+from pipeline.shadow import build_with_shadows
+from simulator import demo_traffic
+
+RESULTS = Path(__file__).resolve().parent / "results" / "shadow_overhead.json"
+TARGET_PCT = 10.0
+BATCH = 500
+LIVE = RULES_PRESETS["id-vi-2022-09-28"]
+CANDIDATE = RULES_PRESETS["uk-2022-09-28"]
+THRESHOLDS = {"insult": 0.9, "threat": 0.8}
+LATENESS = timedelta(seconds=30)
+
+Factory = Callable[[ChatClassifier], dict[str, Detector]]
+
+
+def configurations() -> dict[str, Factory]:
+    """Name -> detector set builder over the (cold) live model."""
+
+    def none(model: ChatClassifier) -> dict[str, Detector]:
+        return build_detectors(rules=LIVE, classifier=model, chat_lateness=LATENESS)
+
+    def shadow(name: str, rules: Any, thresholds: dict[str, float] | None) -> Factory:
+        def build(model: ChatClassifier) -> dict[str, Detector]:
+            candidate = ThresholdView(model, thresholds) if thresholds else model
+            return build_with_shadows(rules=LIVE, classifier=model, chat_lateness=LATENESS, names=(name,),
+                                      shadow_rules=rules, shadow_classifier=candidate)
+        return build
+
+    return {
+        "none": none,
+        "chat.classifier (candidate thresholds)": shadow("chat.classifier", LIVE, THRESHOLDS),
+        "chat.classifier (live thresholds)": shadow("chat.classifier", LIVE, None),
+        "seat.hit_and_run (candidate rules)": shadow("seat.hit_and_run", CANDIDATE, None),
+    }
+
+
+def run_once(events: Sequence[tuple[str, Event]], model: ChatClassifier, build: Factory) -> dict[str, float]:
+    """CPU seconds of the pipeline over the events, and its findings (live, shadow)."""
+    model.clear_cache()
+    model.views.clear()
+    detectors = build(model)
+    pipeline = Pipeline(detectors, rules=LIVE)
+    live = shadow = 0
+    t0 = time.process_time()
+    for i in range(0, len(events), BATCH):
+        batch = events[i : i + BATCH]
+        for detector in detectors.values():
+            if isinstance(detector, PrefetchingDetector):
+                mine = [e for t, e in batch if t in detector.topics]
+                if mine:
+                    detector.prefetch(mine)
+        for topic, event in batch:
+            for f in pipeline.process(topic, event).findings:
+                shadow += f.shadow
+                live += not f.shadow
+    cpu = time.process_time() - t0
+    rescored = sum(v.rescored for v in model.views)
+    return {"cpu_s": cpu, "live": live, "shadow": shadow, "rescored": rescored}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every configuration `--runs` times (interleaved), print medians and overheads, write JSON."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument("--players", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args(argv)
+    events = list(demo_traffic(seed=args.seed, minutes=args.minutes, players=args.players))
+    model = load_classifier()
+    configs = configurations()
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in configs}
+    run_once(events[:BATCH], model, configs["none"])  # warm the imports and code paths once
+    for _ in range(args.runs):  # interleaved, so load on the shared machine hits every configuration alike
+        for name, build in configs.items():
+            runs[name].append(run_once(events, model, build))
+    base = statistics.median(r["cpu_s"] for r in runs["none"])
+    print(f"{len(events):,} events ({args.minutes:g} simulated minutes, {args.players} players), "
+          f"median of {args.runs} runs, CPU seconds")
+    rows: dict[str, Any] = {}
+    for name, results in runs.items():
+        cpu = statistics.median(r["cpu_s"] for r in results)
+        pct = (cpu - base) / base * 100
+        first = results[0]
+        verdict = "" if name == "none" else f"  overhead {pct:+.1f} % (target <= {TARGET_PCT:g} %: {'met' if pct <= TARGET_PCT else 'NOT met'})"
+        print(f"{name:<42} {cpu:7.3f} s  live {int(first['live']):>5}  shadow {int(first['shadow']):>5}{verdict}")
+        rows[name] = {"cpu_s_median": round(cpu, 4), "cpu_s_runs": [round(r["cpu_s"], 4) for r in results],
+                      "overhead_pct": None if name == "none" else round(pct, 2),
+                      "live_findings": int(first["live"]), "shadow_findings": int(first["shadow"]),
+                      "texts_rescored": int(first["rescored"])}
+    result = {
+        "python": platform.python_version(), "machine": platform.machine(), "runs": args.runs,
+        "events": len(events), "simulated_minutes": args.minutes, "players": args.players, "batch": BATCH,
+        "target_overhead_pct": TARGET_PCT, "configurations": rows,
+        "load_average_at_end": list(os.getloadavg()), "cpu_count": os.cpu_count(),
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
