@@ -192,3 +192,25 @@ def test_the_case_page_shows_labels_and_its_form_corrects_them(client, users):
     assert "span offsets are whole numbers" in bad.text
     [after] = _labels(client, users, case_id)
     assert (after["span_start"], after["span_end"]) == (11, 16)
+
+
+def test_erasure_and_retention_blank_the_label_texts_and_keep_them_out_of_training(client, users, engine, clock):
+    from api.privacy.players import erase_player, redact_expired
+
+    gone = _case(client, chat_finding(13, player="p-gone", text="you are an idiot"))
+    old = _case(client, chat_finding(14, player="p-old", text="shut up moron"))
+    ann, sen = users.headers("analyst", "ann"), users.headers("senior", "sen")
+    for case_id in (gone, old):
+        assert _decide(client, case_id, ann, "dismiss").status_code == 200
+    sessions = make_sessions(engine)
+    with sessions() as s:
+        erase_player(s, player_id="p-gone", key="k", actor="test", now=clock())
+    rows = {r["provenance"]["case_id"]: r for r in _export(client, sen)}
+    assert rows[gone]["text"] == "" and not rows[gone]["train"] and "text erased" in rows[gone]["excluded_reason"]
+    assert rows[gone]["provenance"]["decision_id"]  # provenance stays
+    assert rows[old]["text"] == "shut up moron" and rows[old]["train"]
+    clock.advance(days=2)
+    with sessions() as s:
+        assert redact_expired(s, days=1, now=clock()) >= 1
+    rows = {r["provenance"]["case_id"]: r for r in _export(client, users.headers("senior", "sen"))}  # a fresh token
+    assert rows[old]["text"] == "" and not rows[old]["train"]
