@@ -5,7 +5,11 @@ findings (the review API's database) and stores the result.
 Why every detector runs even when only some are asked for: detectors share state (the chat offence
 ledger is fed by the per-player chat detectors and read by `chat.repeat_offender`), so a pipeline
 of a subset would not reproduce what the subset flags inside the full pipeline the stream runs.
-The run keeps only the findings of the chosen detectors, on both sides of the diff.
+The run keeps only the findings of the chosen detectors, on both sides of the diff. It skips, before
+decoding, the records of topics that no detector of the chosen detectors' families consumes
+(`needed_topics`): detectors share state only within a family (the chat ledger, the SnapCam
+reporter credibility, the hand stream), so a chat-only run need not replay every hand record,
+which costs most of a full run.
 
 Why a warm-up before the range and a tail after it: stateful detectors (hit-and-run counts
 refusals over 12 h, the offence ledger 30 days) flag at `t` because of events before `t`; the
@@ -22,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from pipeline.contracts import CHAT, DecodeError, Event, decode
+from pipeline.contracts import CHAT, INPUT_TOPICS, DecodeError, Event, decode
 from pipeline.detector import PrefetchingDetector
 from pipeline.findings import Finding
 from pipeline.registry import build_detectors
@@ -130,6 +134,8 @@ class RetroResult:
     events_fed: int = 0
     events_in_range: int = 0
     dead_letters: int = 0
+    skipped: int = 0
+    """Records of topics no chosen detector's family consumes (not decoded)."""
     detector_errors: int = 0
     errors: list[str] = field(default_factory=list)
     """The first few dead letters and detector errors, with their reason."""
@@ -160,6 +166,20 @@ def unknown_detectors(wanted: Iterable[str], known: Iterable[str]) -> list[str]:
     return sorted(set(wanted) - set(known))
 
 
+def family(detector: str) -> str:
+    """A detector's family: the part of its name before the first dot (`chat.flooding` -> `chat`)."""
+    return detector.split(".", 1)[0]
+
+
+def needed_topics(pipeline: Pipeline, detectors: frozenset[str] | None) -> frozenset[str]:
+    """Topics consumed by any detector of the chosen detectors' families (every topic for None)."""
+    if detectors is None:
+        return frozenset(INPUT_TOPICS)
+    families = {family(name) for name in detectors}
+    return frozenset(topic for topic in INPUT_TOPICS
+                     if any(family(d.name) in families for d in pipeline.detectors_for(topic)))
+
+
 def run_window(
     pipeline: Pipeline,
     records: Iterable[tuple[str, bytes]],
@@ -171,13 +191,18 @@ def run_window(
 ) -> RetroResult:
     """Decode and feed the records (topic, raw value) whose event time the window feeds, in the
     order given (per partition offset order, as the stream read them), flush at the end, and keep
-    the findings of `detectors` (None: all) whose time the window reports on."""
+    the findings of `detectors` (None: all) whose time the window reports on. Records of topics
+    the chosen detectors' families do not consume are counted and skipped undecoded."""
     result = RetroResult()
     batch: list[tuple[str, Event]] = []
     reached: datetime | None = None
     next_report = progress_every
+    wanted_topics = needed_topics(pipeline, detectors)
     for topic, raw in records:
         result.events_read += 1
+        if topic not in wanted_topics and topic in INPUT_TOPICS:
+            result.skipped += 1
+            continue
         try:
             event = decode(topic, raw)
         except DecodeError as exc:

@@ -139,6 +139,7 @@ def execute(run: RetroRun, *, settings: Settings, session: Session, sources: Sou
         "flagged_then": len(flagged), "found_now": len(result.findings),
         "events_read": result.events_read, "events_fed": result.events_fed,
         "events_in_range": result.events_in_range, "dead_letters": result.dead_letters,
+        "skipped_other_topics": result.skipped,
         "detector_errors": result.detector_errors, "errors": result.errors,
         "records_by_source": used.counts, "warnings": used.warnings, "wall_s": round(wall_s, 2), "cpu_s": round(cpu_s, 2),
         "events_per_s": round(result.events_read / wall_s) if wall_s > 0 else None,

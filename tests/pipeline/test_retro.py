@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pipeline.contracts import Event
+from pipeline.contracts import INPUT_TOPICS, Event
 from pipeline.findings import Finding
 from pipeline.registry import build_pipeline
 from pipeline.retro import (
@@ -19,6 +19,7 @@ from pipeline.retro import (
     RetroWindow,
     detector_names,
     diff,
+    needed_topics,
     run_window,
     unknown_detectors,
 )
@@ -146,3 +147,17 @@ def test_bad_windows_and_unknown_detectors_are_refused() -> None:
     names = detector_names(RULES)
     assert "chat.classifier" in names and "seat.hit_and_run" in names
     assert unknown_detectors(["seat.hit_and_run", "chat.nope", "x"], names) == ["chat.nope", "x"]
+
+
+def test_a_chat_only_run_skips_the_topics_no_chat_detector_reads_and_finds_the_same(
+    events: list[tuple[str, Event]], classifier: TextClassifier, stream_findings: list[Finding]
+) -> None:
+    chosen = frozenset({"chat.classifier", "chat.repeat_offender"})
+    pipeline = build_pipeline(rules=RULES, classifier=classifier, chat_lateness=chat_lateness(SETTINGS))
+    assert needed_topics(pipeline, chosen) == {"chat.messages"}
+    assert needed_topics(pipeline, frozenset({"seat.bumhunting"})) == {"seat.activity", "hand.records"}
+    assert needed_topics(pipeline, None) == set(INPUT_TOPICS)
+    window = RetroWindow(*RANGE, warmup=RANGE[0] - START, tail=timedelta(minutes=1))
+    result = run_window(pipeline, raw(events), window, detectors=chosen)
+    assert result.skipped == sum(1 for t, _ in events if t != "chat.messages") > 0
+    assert diff(result.findings, in_range(stream_findings, set(chosen))).empty
