@@ -57,6 +57,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             _wait_http(f"{api_url}/healthz", stop, supervisor)
             logins = _seed(env, demo_dir)
             supervisor.start("consumers", ["consume", "--all"], env=env)
+            # The event archive and the retroactive-run worker (docs/shadow-and-retro.md): small, idle
+            # when nothing is queued, so an admin can try a retroactive run on the demo's traffic.
+            supervisor.start("archive", ["archive"], env=env)
+            supervisor.start("retro", ["retro", "work"], env=env)
             supervisor.start(
                 "simulator",
                 ["simulate", "--profile", "demo", "--seed", str(args.seed), "--rate", str(args.rate), "--minutes", "600",
