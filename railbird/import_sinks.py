@@ -9,6 +9,7 @@ holds hands only, so chat lines and seat events are not written (the summary say
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from pipeline.contracts import CHAT, HAND, SEAT
@@ -69,5 +70,5 @@ class PhhSections:
         self._out.write(to_phhs_section(self._written, json.loads(imported.hand_json)))
 
 
-SINKS = {"replay": ReplayLines, "phh": PhhSections}
+SINKS: dict[str, Callable[[TextIO], Sink]] = {"replay": ReplayLines, "phh": PhhSections}
 """`--to` choices."""

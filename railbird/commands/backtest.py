@@ -57,13 +57,23 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             pairs = flagged_pairs(outputs)
             with events.open(encoding="utf-8") as lines:  # a second pass: the charts need the pairs first
                 stats = hand_stats(lines, [pair for pair, _ in pairs])
-            Path(html_path).write_text(render_html(str(root), files, tally, outputs, stats, pairs), encoding="utf-8")
+            if not _write(Path(html_path), render_html(str(root), files, tally, outputs, stats, pairs)):
+                return 2
     report = render_report(str(root), files, tally, outputs)
     if args.out:
-        Path(args.out).write_text(report, encoding="utf-8")
-    elif not html_path:
+        return 0 if _write(Path(args.out), report) else 2
+    if not html_path:
         sys.stdout.write(report)
     return 0
+
+
+def _write(path: Path, text: str) -> bool:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"railbird backtest: cannot write {path}: {exc.strerror}", file=sys.stderr)
+        return False
+    return True
 
 
 def render_report(root: str, files: int, tally: Tally, outputs: list[dict[str, Any]]) -> str:

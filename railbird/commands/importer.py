@@ -77,8 +77,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     writes_stdout = not args.out
     progress = Progress(sys.stderr, choose_mode(getattr(args, "progress", "auto"), sys.stderr, sys.stdout, writes_stdout),
                         files=len(paths), total_bytes=sum(_size(p) for p in paths))
-    out: TextIO = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
-    rejects: TextIO | None = open(args.rejects, "w", encoding="utf-8") if getattr(args, "rejects", None) else None  # noqa: SIM115
+    try:
+        out: TextIO = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+        rejects: TextIO | None = open(args.rejects, "w", encoding="utf-8") if getattr(args, "rejects", None) else None  # noqa: SIM115
+    except OSError as exc:
+        print(f"railbird import: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
     sink = SINKS[to](out)
     # One tracker for the run (a table's hands may continue in the next file); none when not written.
     seats = SeatTracker() if sink.side_topics else None
@@ -95,14 +99,18 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             out.flush()  # the summary on stderr comes after the last JSON line on a shared terminal
         if rejects is not None:
             rejects.close()
-    summary = summary_json(done, total, time.perf_counter() - started, seat_summary(seats) if seats else {})
+    summary = summary_json(done, total, time.perf_counter() - started, seat_summary(seats) if seats is not None else {})
     summary["total"]["to"] = sink.name
     sys.stderr.write(render_text(summary, done, total))
     if not sink.side_topics:
         print(f"railbird import: --to {sink.name}: chat lines and seat events are not written (the format holds"
               " hands only); 'carried' counts them as not carried", file=sys.stderr)
     if getattr(args, "summary", None):
-        Path(args.summary).write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        try:
+            Path(args.summary).write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            print(f"railbird import: cannot write the summary to {args.summary}: {exc.strerror}", file=sys.stderr)
+            return 2
     return 0 if total.imported else 1
 
 

@@ -123,3 +123,10 @@ def test_nothing_found_says_so_instead_of_drawing_empty_charts() -> None:
     assert "No detector found anything." in page and "Findings per detector: nothing to draw." in page
     assert "no finding names a pair" in page and "<svg" not in page
     assert net_chart("t", HandStats(), [], unit="chips").startswith("<p class='empty'>")
+
+
+def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "missing" / "r.html"
+    args = argparse.Namespace(path=str(FIXTURES / "ps_kinds.txt"), out=None, html=str(target), events=None)
+    assert backtest.run(args, Settings()) == 2
+    assert f"cannot write {target}" in capsys.readouterr().err

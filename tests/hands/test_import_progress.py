@@ -142,3 +142,14 @@ def test_an_unreadable_file_is_a_rejection_with_its_reason(tmp_path: Path) -> No
     tally = importer.import_file(tmp_path, "auto", io.StringIO(), None)  # a directory cannot be read as a file
     assert (tally.imported, tally.rejected, dict(tally.reasons)) == (0, 1, {"unreadable": 1})
     assert tally.first_lines == {"unreadable": [0]} and "IsADirectoryError" in tally.first[0]["reason"]
+
+
+def test_an_output_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.txt").write_text(PS, encoding="utf-8")
+    missing = tmp_path / "no" / "such" / "dir"
+    assert importer.run(_args(tmp_path / "a.txt", out=str(missing / "o.jsonl")), Settings()) == 2
+    assert "cannot write" in capsys.readouterr().err
+    summary = str(missing / "s.json")
+    assert importer.run(_args(tmp_path / "a.txt", out=str(tmp_path / "o.jsonl"), summary=summary), Settings()) == 2
+    assert f"cannot write the summary to {summary}" in capsys.readouterr().err
+    assert len((tmp_path / "o.jsonl").read_text(encoding="utf-8").splitlines()) == 11  # the import itself was done
