@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import and_, exists, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, and_, exists, func, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from api.findings.models import FindingRow
 from api.policy.models import PolicyRevision
@@ -120,33 +120,35 @@ def compare(session: Session, *, detectors: list[str], start: datetime | None, e
 def _compare(session: Session, name: str, start: datetime | None, end: datetime | None,
              examples: int) -> DetectorComparison:
     s, f = ShadowFindingRow, FindingRow
-    shadow_in = [s.detector == name, *_period(s.ts, start, end)]
-    live_in = [f.detector == name, *_period(f.ts, start, end)]
     live_has = exists().where(f.finding_id == s.finding_id)
     shadow_has = exists().where(s.finding_id == f.finding_id)
-    kinds = {
-        "agreeing": (s, and_(*shadow_in, live_has)),
-        "extra": (s, and_(*shadow_in, ~live_has)),
-        "missing": (f, and_(*live_in, ~shadow_has)),
-    }
+    shadow_in = and_(s.detector == name, *_period(s.ts, start, end))
+    live_in = and_(f.detector == name, *_period(f.ts, start, end))
     out = DetectorComparison(detector=name)
-    for kind, (model, where) in kinds.items():
-        count = session.scalar(select(func.count()).select_from(model).where(where)) or 0
-        setattr(out, kind, int(count))
-        rows = session.execute(
-            select(model.finding_id, model.ts, model.category, model.score, model.subject_id, model.summary)
-            .where(where).order_by(model.ts.desc(), model.finding_id).limit(examples)
-        ).all()
-        out.examples[kind] = [Example(*row) for row in rows]
+    out.agreeing, out.examples["agreeing"] = _kind(session, s, and_(shadow_in, live_has), examples)
+    out.extra, out.examples["extra"] = _kind(session, s, and_(shadow_in, ~live_has), examples)
+    out.missing, out.examples["missing"] = _kind(session, f, and_(live_in, ~shadow_has), examples)
     return out
 
 
-def _period(column: object, start: datetime | None, end: datetime | None) -> list[object]:
-    out: list[object] = []
+def _kind(session: Session, model: type[ShadowFindingRow] | type[FindingRow], where: ColumnElement[bool],
+          examples: int) -> tuple[int, list[Example]]:
+    """How many rows of `model` match, and the newest few."""
+    count = session.scalar(select(func.count()).select_from(model).where(where)) or 0
+    rows = session.execute(
+        select(model.finding_id, model.ts, model.category, model.score, model.subject_id, model.summary)
+        .where(where).order_by(model.ts.desc(), model.finding_id).limit(examples)
+    ).all()
+    return int(count), [Example(*row) for row in rows]
+
+
+def _period(column: InstrumentedAttribute[datetime], start: datetime | None,
+            end: datetime | None) -> list[ColumnElement[bool]]:
+    out: list[ColumnElement[bool]] = []
     if start is not None:
-        out.append(column >= start)  # type: ignore[operator]
+        out.append(column >= start)
     if end is not None:
-        out.append(column < end)  # type: ignore[operator]
+        out.append(column < end)
     return out
 
 
