@@ -211,3 +211,34 @@ def test_only_admins_reach_the_retro_page(client: TestClient, users: Users, role
     assert client.get("/console/admin/retro").status_code == 403
     assert client.post("/console/admin/retro", data={"csrf": csrf, "reason": "x"}).status_code == 403
     assert 'href="/console/admin/retro"' not in client.get("/console/").text
+
+
+def test_the_command_line_refuses_with_the_reason_and_runs_a_range_at_once(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from railbird.cli import main
+
+    monkeypatch.setenv("RAILBIRD_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("RAILBIRD_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.setenv("RAILBIRD_ENV", "test")
+    quiet = Room(RoomConfig(seed=4, players=40, minutes=5, start=START, hands=False))
+    writer = SegmentWriter(tmp_path / "archive", name="cli")
+    writer.append(ArchivedRecord(t, 0, n, int(e.ts.timestamp() * 1000), e.model_dump_json().encode())
+                  for n, (t, e) in enumerate(quiet.events()))
+    writer.close()
+    later = (START + timedelta(minutes=5)).isoformat()
+    assert main(["retro", "run", "--start", later, "--end", START.isoformat()]) == 2
+    assert "must be after start" in capsys.readouterr().err
+    assert main(["retro", "run", "--start", START.isoformat(), "--end", later, "--detectors", "seat.nope"]) == 2
+    assert "unknown detector" in capsys.readouterr().err
+    code = main(["retro", "run", "--start", START.isoformat(), "--end", later, "--source", "archive",
+                 "--warmup-hours", "0", "--detectors", "seat.hit_and_run,chat.flooding"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    import json
+
+    result = json.loads(out)
+    assert result["id"].startswith("retro_") and result["events_in_range"] > 0
+    # Nothing was ingested into this database: everything the run finds is new.
+    assert result["diff"]["same"] == 0 and result["diff"]["new"] == result["found_now"]
+    assert result["records_by_source"] == {"archive": result["events_read"]}
