@@ -18,7 +18,8 @@ from typing import Any
 from pipeline.hands.seating import SeatTracker
 from pipeline.replay import replay_lines
 from railbird.backtest_html import flagged_pairs, hand_stats, render_html
-from railbird.commands.importer import Tally, _files, _summary, import_file
+from railbird.commands.importer import Tally, _files, _size, _summary, import_file
+from railbird.progress import MODES, Progress, choose_mode
 from railbird.settings import Settings
 from railbird.wiring import make_pipeline
 
@@ -32,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", help="Markdown report file (default: stdout, unless --html is given)")
     parser.add_argument("--html", help="also (or only, without --out) the report as a self-contained HTML page with charts")
     parser.add_argument("--events", help="also keep the imported events (JSON lines) here")
+    parser.add_argument("--progress", choices=MODES, default="auto", help="import progress on stderr, as for `railbird import`")
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -43,10 +45,16 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         events = Path(args.events) if args.events else Path(tmp) / "events.jsonl"
         tally, files, seats = Tally(), 0, SeatTracker()
+        paths = list(_files(root))
+        # The import is the long part of a backtest: the same progress as `railbird import` on stderr.
+        writes_stdout = not args.out and not getattr(args, "html", None)
+        progress = Progress(sys.stderr, choose_mode(getattr(args, "progress", "auto"), sys.stderr, sys.stdout, writes_stdout),
+                            files=len(paths), total_bytes=sum(_size(p) for p in paths))
         with events.open("w", encoding="utf-8") as sink:
-            for path in _files(root):
-                tally.add(import_file(path, "auto", sink, None, seats))
+            for path in paths:
+                tally.add(import_file(path, "auto", sink, None, seats, progress, tally))
                 files += 1
+        progress.close()
         if not tally.imported:
             print("railbird backtest: no hand imported", file=sys.stderr)
             return 1
