@@ -15,7 +15,7 @@ import logging
 from datetime import datetime
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from api.auth.roles import allowed
@@ -96,7 +96,7 @@ def on_queue_fetch(sessions: sessionmaker[Session], *, families: tuple[str, ...]
                    now: datetime) -> None:
     """Top up each family's open queue before a reviewer's queue page is read; in its own write
     transaction (the page itself reads on an autocommit session). A concurrent fetch that seeded
-    the same source wins; this one skips."""
+    the same source wins; this one skips. Seeding never fails the page it runs for."""
     if status not in SEED_STATUSES:
         return
     with sessions() as session:
@@ -107,6 +107,9 @@ def on_queue_fetch(sessions: sessionmaker[Session], *, families: tuple[str, ...]
             except IntegrityError:
                 session.rollback()
                 log.info("quality: a concurrent fetch seeded %s first", family)
+            except SQLAlchemyError as exc:  # a busy database: the page is served, the next fetch seeds
+                session.rollback()
+                log.warning("quality: seeding %s skipped (%s)", family, type(exc).__name__)
 
 
 def before_page(sessions: sessionmaker[Session], *, f: QueueFilter, role: str, now: datetime) -> None:
