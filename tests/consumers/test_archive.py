@@ -132,3 +132,25 @@ def test_archiver_round_trip_through_the_broker_and_kafka_range_read(tmp_path: P
         assert sorted(from_kafka) == sorted(from_archive)
         assert [r.timestamp_ms for r in read_range(root, *window)] == sorted(
             r.timestamp_ms for r in read_range(root, *window))
+
+
+def test_a_commit_lost_to_a_rebalance_keeps_the_records_and_the_archiver_running(tmp_path: Path) -> None:
+    from kafka.errors import CommitFailedError
+
+    class Record:
+        def __init__(self, offset: int) -> None:
+            self.topic, self.partition, self.offset = CHAT, 0, offset
+            self.timestamp, self.value = T0_MS + offset, b"v%d" % offset
+
+    class Rebalanced:
+        def poll(self, timeout_ms: int, max_records: int) -> dict[object, list[Record]]:
+            return {"tp": [Record(0), Record(1)]}
+
+        def commit(self, offsets: object) -> None:
+            raise CommitFailedError("partitions were reassigned")
+
+    config = ArchiverConfig(bootstrap="unused:0", root=tmp_path, retention_days=0)
+    archiver = Archiver(config, consumer=Rebalanced())
+    assert archiver.step() == 2 and archiver.step() == 2
+    archiver.writer.close()
+    assert [r.value for r in read_range(tmp_path, 0, T0_MS + 10)] == [b"v0", b"v1"]  # written twice, read once
