@@ -279,8 +279,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=None, help="scratch folder (default: a new temp folder)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--dry-run", action="store_true", help="decide and export only: print the training input, train nothing")
+    ap.add_argument("--figures", type=Path, default=None, metavar="MODEL",
+                    help="only score MODEL (dev sets + standard sets) into --figures-out; with --covered")
+    ap.add_argument("--covered", default="", help="with --figures: comma-separated categories to score on dev")
+    ap.add_argument("--figures-out", type=Path, default=None)
+    ap.add_argument("--combine", type=Path, nargs=3, default=None, metavar=("RUN", "SHIPPED", "CANDIDATE"),
+                    help="the run's JSON (written before scoring) and the two --figures files -> the result")
     args = ap.parse_args(argv)
     settings = load_settings().model_copy(update={"chat_model_path": DEFAULT_PATH})
+    if args.figures is not None and args.figures_out is not None:
+        # Each model scored in its own process: on a shared machine two processes finish sooner.
+        covered = [c for c in args.covered.split(",") if c]
+        figs = {"dev": dev_figures(args.figures, settings, covered), "sets": standard_sets(args.figures, settings)}
+        args.figures_out.write_text(json.dumps(figs, indent=2) + "\n", encoding="utf-8")
+        return 0
+    if args.combine is not None:
+        run, base, cand = (json.loads(p.read_text(encoding="utf-8")) for p in args.combine)
+        result = {**run, "comparison": compare(base["dev"], cand["dev"], base["sets"], cand["sets"])}
+        return finish(result, args.out)
     work = args.work or Path(tempfile.mkdtemp(prefix="railbird-lfd-"))
     work.mkdir(parents=True, exist_ok=True)
     candidate = work / "candidate.skops"
@@ -311,19 +327,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     train_s = time.perf_counter() - t_train
     print(f"candidate trained in {train_s:.0f} s: {json.dumps(meta)}", file=sys.stderr)
     covered = sorted(c for c, n in meta["by_category"].items() if c != "clean" and n > 0)
-    base_dev, cand_dev = (dev_figures(p, settings, covered) for p in (DEFAULT_PATH, candidate))
-    base_sets, cand_sets = (standard_sets(p, settings) for p in (DEFAULT_PATH, candidate))
-    result = {
+    run = {
         "decisions": len(found), "analyst_accuracy": args.accuracy, "seed": args.seed,
         "analyst": dict(tally), "labels_exported": exported, "training_input": meta,
         "finding_categories": dict(Counter(f["category"] for f in found)),
         "true_categories": dict(Counter(by_event[e].truth for f in found for e in f["source_event_ids"])),
-        "train_seconds": round(train_s), "candidate": str(candidate),
-        "comparison": compare(base_dev, cand_dev, base_sets, cand_sets),
+        "train_seconds": round(train_s), "candidate": str(candidate), "covered": covered,
     }
+    (work / "run.json").write_text(json.dumps(run, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    base_dev, cand_dev = (dev_figures(p, settings, covered) for p in (DEFAULT_PATH, candidate))
+    base_sets, cand_sets = (standard_sets(p, settings) for p in (DEFAULT_PATH, candidate))
+    return finish({**run, "comparison": compare(base_dev, cand_dev, base_sets, cand_sets)}, args.out)
+
+
+def finish(result: dict[str, Any], out: Path) -> int:
+    """Print the tables and write the JSON."""
     print_table(result)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 
 
