@@ -74,3 +74,26 @@ def test_shadow_findings_go_out_beside_the_live_ones_and_their_ledger_survives_a
     live, shadow = of(store.findings, "m2"), of(store.shadow, "m2")
     assert live["evidence"]["prior_offences"] == shadow["evidence"]["prior_offences"] == 1
     assert [a["disposition"] for a in live["actions"]] == [a["disposition"] for a in shadow["actions"]]
+
+
+def test_the_consumers_factory_builds_the_policy_shadow_copies(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from api.policy.rules import PolicySettings
+    from api.policy.shadow import ShadowSettings
+    from pipeline.shadow import ShadowDetector
+    from railbird.commands.consume import only
+    from railbird.settings import Settings
+    from railbird.wiring import make_detector_factory
+
+    settings = Settings(env="test", data_dir=tmp_path)
+    shadow = ShadowSettings(detectors=("chat.classifier", "seat.hit_and_run"), category_thresholds={"insult": 0.9},
+                            rules_version="uk-2022-09-28")
+    factory = make_detector_factory(settings, PolicySettings("id-vi-2022-09-28", shadow=shadow))
+    built = factory()
+    copies = {n: d for n, d in built.items() if isinstance(d, ShadowDetector)}
+    assert set(copies) == {"shadow:chat.classifier", "shadow:seat.hit_and_run"}
+    assert {d.policy_rules.version for d in copies.values()} == {"uk-2022-09-28"}
+    assert factory()["shadow:seat.hit_and_run"] is not copies["shadow:seat.hit_and_run"], "fresh state per call"
+    # RAILBIRD_CONSUMER_DETECTORS keeps a detector's shadow copy with it.
+    assert set(only(factory, "seat.hit_and_run")()) == {"seat.hit_and_run", "shadow:seat.hit_and_run"}
+    off = make_detector_factory(settings, PolicySettings("id-vi-2022-09-28"))()
+    assert not any(n.startswith("shadow:") for n in off) and set(off) == set(built) - set(copies)
