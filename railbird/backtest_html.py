@@ -29,6 +29,7 @@ CHART_WIDTH = 720
 LABEL_WIDTH = 230
 ROW_HEIGHT = 22
 POSITIVE, NEGATIVE, NEUTRAL = "#2e7d32", "#c62828", "#1565c0"
+UNITS = {"cash": "cash units", "tournament": "tournament chips"}
 
 Pair = tuple[str, str]
 
@@ -39,10 +40,11 @@ class HandStats:
 
     variants: Counter[str] = field(default_factory=Counter)
     games: Counter[str] = field(default_factory=Counter)
-    together: Counter[Pair] = field(default_factory=Counter)
-    """Hands each flagged pair was dealt into together."""
-    nets: dict[Pair, dict[str, int]] = field(default_factory=dict)
-    """Per flagged pair, each player's net chips (finishing - starting stack) over those hands."""
+    together: Counter[tuple[Pair, str]] = field(default_factory=Counter)
+    """Hands each flagged pair was dealt into together, per game ('cash' or 'tournament')."""
+    nets: dict[tuple[Pair, str], dict[str, int]] = field(default_factory=dict)
+    """Per flagged pair and game, each player's net (finishing - starting stack) over those hands.
+    Kept apart by game because the units differ: cents at cash tables, chips in tournaments."""
 
 
 def flagged_pairs(outputs: list[dict[str, Any]]) -> list[tuple[Pair, float]]:
@@ -64,7 +66,6 @@ def hand_stats(lines: Iterable[str], pairs: Iterable[Pair]) -> HandStats:
     wanted = list(pairs)
     by_player: dict[str, list[Pair]] = defaultdict(list)
     for pair in wanted:
-        stats.nets[pair] = dict.fromkeys(pair, 0)
         for player in pair:
             by_player[player].append(pair)
     prefix = f'{{"topic":"{HAND}"'
@@ -79,9 +80,11 @@ def hand_stats(lines: Iterable[str], pairs: Iterable[Pair]) -> HandStats:
         seat = {p: i for i, p in enumerate(hand["players"])}
         for pair in {pr for p in hand["players"] for pr in by_player.get(p, ())}:
             if all(p in seat for p in pair):
-                stats.together[pair] += 1
+                key = (pair, hand["game"])
+                stats.together[key] += 1
+                net = stats.nets.setdefault(key, dict.fromkeys(pair, 0))
                 for p in pair:
-                    stats.nets[pair][p] += hand["finishing_stacks"][seat[p]] - hand["starting_stacks"][seat[p]]
+                    net[p] += hand["finishing_stacks"][seat[p]] - hand["starting_stacks"][seat[p]]
     return stats
 
 
@@ -105,22 +108,30 @@ def bar_chart(title: str, rows: list[tuple[str, int]], *, unit: str) -> str:
     return "".join(parts)
 
 
-def net_chart(title: str, stats: HandStats, pairs: list[tuple[Pair, float]], *, unit: str) -> str:
-    """Diverging bars around zero: each player of each flagged pair, loss left (red), gain right (green)."""
-    rows = [(f"{p} (with {q}, {stats.together[pair]} hands)", stats.nets[pair][p], pair)
-            for pair, _ in pairs for p, q in (pair, pair[::-1])]
+def net_chart(title: str, stats: HandStats, pairs: list[tuple[Pair, float]]) -> str:
+    """Diverging bars around zero: each player of each flagged pair, loss left (red), gain right (green);
+    a pair that played cash and tournament hands together gets a group for each."""
+    both = len(stats.games) > 1
+    rows = []
+    for pair, _ in pairs:
+        for game in ("cash", "tournament"):
+            if (key := (pair, game)) in stats.nets:
+                where = f"{game}, " if both else ""
+                rows += [(f"{p} (with {q}, {where}{stats.together[key]} hands)", stats.nets[key][p], key)
+                         for p, q in (pair, pair[::-1])]
     if not rows:
         return f"<p class='empty'>{escape(title)}: no finding names a pair.</p>"
     top = max(abs(v) for _, v, _ in rows) or 1
     half = (CHART_WIDTH - LABEL_WIDTH - 20) // 2
     axis = LABEL_WIDTH + half
-    height = 40 + ROW_HEIGHT * len(rows) + 6 * len(pairs)
+    height = 40 + ROW_HEIGHT * len(rows) + 6 * len({key for _, _, key in rows})
     parts = [_svg_open(title, height), _svg_title(title)]
     y, previous = 28, None
-    for label, value, pair in rows:
-        if previous is not None and pair != previous:
+    for label, value, key in rows:
+        if previous is not None and key != previous:
             y += 6  # a gap between pairs
-        previous = pair
+        previous = key
+        unit = UNITS[key[1]]
         w = round((half - 60) * abs(value) / top)
         x = axis if value >= 0 else axis - w
         colour = POSITIVE if value >= 0 else NEGATIVE
@@ -170,14 +181,13 @@ def render_html(root: str, files: int, tally: Tally, outputs: list[dict[str, Any
             f" {tally.junk_lines:,} lines outside any hand.</p>",
             f"<p>Replay: <b>{sum(len(v) for v in by_detector.values()):,}</b> findings, {errors} dead letters or"
             " detector errors.</p>"]
-    unit = _unit(stats)
     body.append("<section class='chart'>" + bar_chart(
         "Findings per detector", [(d, len(f)) for d, f in sorted(by_detector.items(), key=lambda x: (-len(x[1]), x[0]))],
         unit="findings") + "</section>")
     body.append("<section class='chart'>" + bar_chart(
         "Hands per variant", [(v, n) for v, n in stats.variants.most_common()], unit="hands") + "</section>")
     body.append("<section class='chart'>" + net_chart(
-        f"Net chips of flagged pairs in the hands they played together ({unit})", stats, pairs, unit=unit)
+        f"Net chips of flagged pairs in the hands they played together ({_units(stats)})", stats, pairs)
         + "</section>")
     body.append(_detector_table(by_detector))
     for name in sorted(by_detector):
@@ -190,13 +200,15 @@ def render_html(root: str, files: int, tally: Tally, outputs: list[dict[str, Any
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def _unit(stats: HandStats) -> str:
-    # Record amounts are cents at cash tables and chips in tournaments (`stars_record`): say which.
-    if stats.games.keys() == {"cash"}:
-        return "cash amounts in cents"
+def _units(stats: HandStats) -> str:
+    # Record amounts (`stars_record`): cents at real-money tables, whole chips for play money and in
+    # tournaments; the record does not say which a cash hand is, so the title names both.
+    cash = "cash: cents at real-money tables, chips for play money"
     if stats.games.keys() == {"tournament"}:
         return "tournament chips"
-    return "cents at cash tables, chips in tournaments"
+    if stats.games.keys() == {"cash"}:
+        return cash
+    return f"{cash}; tournament chips, drawn apart"
 
 
 def _detector_table(by_detector: dict[str, list[dict[str, Any]]]) -> str:

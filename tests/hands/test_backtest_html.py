@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 from html.parser import HTMLParser
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from railbird.backtest_html import HandStats, bar_chart, flagged_pairs, net_chart, render_html
+from railbird.backtest_html import HandStats, bar_chart, flagged_pairs, hand_stats, net_chart, render_html
 from railbird.commands import backtest
 from railbird.import_summary import Tally
 from railbird.settings import Settings
@@ -91,7 +92,7 @@ def test_the_page_charts_findings_variants_and_the_flagged_pairs_nets(
                   for r in records) for p in ("p2", "p3")}
     assert net["p2"] < 0 < net["p3"]
     chart = re.search(r"Net chips of flagged pairs.*?</svg>", page, re.S)[0]  # type: ignore[index]
-    assert "p2 (with p3, 300 hands)" in chart and f"{net['p2']:+,}</text>" in chart and f"{net['p3']:+,}</text>" in chart
+    assert "p2 (with p3, cash, 300 hands)" in chart  # the run holds tournaments too (GGPoker fixture) and f"{net['p2']:+,}</text>" in chart and f"{net['p3']:+,}</text>" in chart
     assert "#c62828" in chart and "#2e7d32" in chart  # the loss drawn red, the gain green
 
 
@@ -109,12 +110,12 @@ def test_every_text_from_the_histories_is_escaped() -> None:
     stats.variants["NT"] = 2
     stats.games["cash"] = 2
     pairs = flagged_pairs([{"kind": "finding", "finding": finding}])
-    stats.nets[("a", "b")] = {"a": -500, "b": 480}
+    stats.nets[(("a", "b"), "cash")] = {"a": -500, "b": 480}
     page = render_html("<root>", 1, Tally(imported=2), [{"kind": "finding", "finding": finding}], stats, pairs)
     _parse(page)
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in page
     assert "Backtest of <code>&lt;root&gt;</code>" in page and "ps-4 (+3 more)" in page
-    assert "-500</text>" in page and "+480</text>" in page and "cash amounts in cents" in page
+    assert "-500</text>" in page and "+480</text>" in page and "cash: cents at real-money tables, chips for play money" in page
 
 
 def test_nothing_found_says_so_instead_of_drawing_empty_charts() -> None:
@@ -122,7 +123,22 @@ def test_nothing_found_says_so_instead_of_drawing_empty_charts() -> None:
     _parse(page)
     assert "No detector found anything." in page and "Findings per detector: nothing to draw." in page
     assert "no finding names a pair" in page and "<svg" not in page
-    assert net_chart("t", HandStats(), [], unit="chips").startswith("<p class='empty'>")
+    assert net_chart("t", HandStats(), []).startswith("<p class='empty'>")
+
+
+def test_a_pair_at_cash_tables_and_in_tournaments_gets_its_nets_apart() -> None:
+    lines = []
+    for k, (game, a_net) in enumerate([("cash", -300), ("cash", -200), ("tournament", 900)]):
+        hand = {"hand_id": f"h{k}", "game": game, "variant": "NT", "players": ["b", "a", "c"],
+                "starting_stacks": [1000, 1000, 1000], "finishing_stacks": [1000 - a_net, 1000 + a_net, 1000]}
+        lines.append(json.dumps({"topic": "hand.records", "value": hand}, separators=(",", ":")))
+    lines.append(json.dumps({"topic": "chat.messages", "value": {}}, separators=(",", ":")))
+    stats = hand_stats(lines, [("a", "b")])
+    assert stats.nets == {(("a", "b"), "cash"): {"a": -500, "b": 500}, (("a", "b"), "tournament"): {"a": 900, "b": -900}}
+    assert stats.together[(("a", "b"), "cash")] == 2 and stats.variants["NT"] == 3
+    svg = net_chart("t", stats, [(("a", "b"), 0.9)])
+    assert "a (with b, cash, 2 hands)" in svg and "a (with b, tournament, 1 hands)" in svg
+    assert "-500 cash units" in svg and "+900 tournament chips" in svg
 
 
 def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
