@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -22,6 +22,7 @@ from api.auth.roles import allowed
 from api.cases import counters
 from api.cases.models import CLOSED_STATUSES, Case
 from api.cases.queue import ASSIGNEE_NONE, FAMILIES, QueueFilter
+from api.db import lock_for_write
 from api.ids import new_id
 from api.privacy.players import EXPIRED
 from api.quality import service
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 MAX_PER_FETCH = 10
 """A fetch adds at most this many copies: a new rate over a deep queue fills in over a few fetches
 instead of holding one page for hundreds of inserts."""
+_LOCK_BASE = 7_240_100
+"""Advisory lock keys 7240100.. (one per family; the retention job uses 7240002)."""
 SEED_STATUSES = frozenset({"open", "active"})
 """Queues a reviewer picks new work from: the only ones a copy is added for."""
 
@@ -52,8 +55,10 @@ def wants_one_more(*, golden: int, total: int, rate: float) -> bool:
 def top_up(session: Session, *, family: str, rate: float, now: datetime) -> list[str]:
     """Add golden copies to `family`'s open queue while one more keeps it at or under `rate`
     (at most `MAX_PER_FETCH`); the copies' ids. Commits."""
-    total = counters.total(counters.all_counts(session), families=(family,), statuses=("open",))
-    golden = live_golden(session, family=family)
+    total, golden = _shares(session, family=family)
+    if not wants_one_more(golden=golden, total=total, rate=rate) or not _seeding_lock(session, family=family):
+        return []
+    total, golden = _shares(session, family=family)  # again, now that no other fetch seeds this family
     added: list[str] = []
     while len(added) < MAX_PER_FETCH and wants_one_more(golden=golden, total=total, rate=rate):
         copy_id = _seed_one(session, family=family, now=now)
@@ -63,7 +68,26 @@ def top_up(session: Session, *, family: str, rate: float, now: datetime) -> list
         golden, total = golden + 1, total + 1
     if added:
         session.commit()
+    else:
+        session.rollback()  # ends the transaction and with it the lock
     return added
+
+
+def _shares(session: Session, *, family: str) -> tuple[int, int]:
+    """(open cases, golden copies among them) in `family`."""
+    total = counters.total(counters.all_counts(session), families=(family,), statuses=("open",))
+    return total, live_golden(session, family=family)
+
+
+def _seeding_lock(session: Session, *, family: str) -> bool:
+    """One seeder per family at a time, so two fetches at once cannot both fill the same gap and
+    pass the rate. PostgreSQL: a transaction-level advisory lock, skipped (False) when another
+    fetch holds it; SQLite: the write lock (`BEGIN IMMEDIATE`), waited for like any write."""
+    if session.get_bind().dialect.name == "postgresql":
+        key = _LOCK_BASE + FAMILIES.index(family)
+        return bool(session.scalar(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": key}))
+    lock_for_write(session)
+    return True
 
 
 def _seed_one(session: Session, *, family: str, now: datetime) -> str | None:

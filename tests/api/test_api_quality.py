@@ -399,3 +399,22 @@ def test_a_golden_source_reopened_on_appeal_is_not_seeded(client, users, engine)
     _rates(client, users, golden=0.5)
     _queue(client, users.headers("analyst", "ann"))
     assert _live_copies(engine) == {}
+
+
+def test_concurrent_fetches_do_not_pass_the_rate(client, users, engine):
+    from concurrent.futures import ThreadPoolExecutor
+
+    mod = users.headers("moderator", "mod")
+    for i in range(12):
+        _golden(client, users, _closed(client, i, mod, "confirm"), "confirm")
+    for i in range(20):
+        _ingest(client, 100 + i)
+    _rates(client, users, golden=0.25)
+    headers = [users.headers("analyst", f"racer{i}") for i in range(6)]
+    with ThreadPoolExecutor(6) as pool:
+        codes = list(pool.map(lambda h: client.get("/v1/cases?family=chat&status=open", headers=h).status_code,
+                              headers))
+    assert all(c == 200 for c in codes), codes
+    live = len(_live_copies(engine))
+    assert 0 < live <= 0.25 * (20 + live) + 1e-9  # 6 of 26: one fetch seeded, the others found it full
+    _counts_match_cases(engine)
