@@ -10,11 +10,13 @@ the same for a person, on stderr.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.hands import stars_lines as grammar
+from pipeline.hands.ids import safe_id
 
 FIRST_REJECTS = 5
 """Rejected hands kept with their reason per file (all are counted; `--rejects FILE` lists every one)."""
@@ -64,17 +66,26 @@ class Tally:
             lines.append(line)
 
 
-def count_block(lines: list[str]) -> tuple[int, int]:
-    """(chat lines, bounty lines) of one block. A cheap substring count first: nearly every hand has
-    neither, and this runs on every hand of every file."""
+def count_block(lines: list[str]) -> tuple[int, list[str]]:
+    """(chat lines, the winner named by each bounty line) of one block. A cheap substring count
+    first: nearly every hand has neither, and this runs on every hand of every file."""
     text = "\n".join(lines)
     chats = text.count(' said, "')
-    bounties = text.count(" for eliminating ") + text.count(" for splitting the elimination of ")
     if chats:
         chats = sum(1 for line in lines if grammar.CHAT.match(line))
-    if bounties:
-        bounties = sum(1 for line in lines if grammar.BOUNTY.match(line))
-    return chats, bounties
+    winners: list[str] = []
+    if " for eliminating " in text or " for splitting the elimination of " in text:
+        winners = [m["winner"] for line in lines if (m := grammar.BOUNTY.match(line))]
+    return chats, winners
+
+
+def bounties_carried(hand_json: str, winners: list[str]) -> int:
+    """How many of an imported hand's bounty lines reached its `bounties_won` (a line whose winner
+    is not seated, or in a cash hand, does not)."""
+    if not winners:
+        return 0
+    won = json.loads(hand_json).get("bounties_won", {})
+    return sum(1 for w in winners if safe_id(w) in won)
 
 
 def _share(part: int, whole: int) -> float | None:

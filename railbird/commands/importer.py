@@ -32,7 +32,14 @@ from pipeline.hands.importing import (
 )
 from pipeline.hands.seating import SeatTracker
 from railbird.import_sinks import SINKS, ReplayLines, Sink
-from railbird.import_summary import FIRST_REJECTS, Tally, count_block, render_text, summary_json
+from railbird.import_summary import (
+    FIRST_REJECTS,
+    Tally,
+    bounties_carried,
+    count_block,
+    render_text,
+    summary_json,
+)
 from railbird.progress import MODES, Progress, choose_mode
 from railbird.settings import Settings
 
@@ -172,14 +179,14 @@ class _BlockCounts:
 
     def __init__(self) -> None:
         self._chats = 0
-        self._bounties = 0
+        self._winners: list[str] = []
 
     def see(self, block: Block) -> None:
-        self._chats, self._bounties = count_block(block.lines)
+        self._chats, self._winners = count_block(block.lines)
 
-    def take(self) -> tuple[int, int]:
-        taken = (self._chats, self._bounties)
-        self._chats = self._bounties = 0
+    def take(self) -> tuple[int, list[str]]:
+        taken = (self._chats, self._winners)
+        self._chats, self._winners = 0, []
         return taken
 
 
@@ -192,20 +199,20 @@ def _write(outcome: Outcome, tally: Tally, counts: _BlockCounts, path: Path, sin
         if sink.side_topics:
             tally.chats += len(outcome.chats)
         tally.imported += 1
-        chats, bounties = counts.take()
+        chats, winners = counts.take()
         tally.chat_lines += chats
-        tally.bounty_lines += bounties
-        tally.bounties += bounties  # the hand imported, so each of its bounty lines is in bounties_won
+        tally.bounty_lines += len(winners)
+        tally.bounties += bounties_carried(outcome.hand_json, winners)
     elif isinstance(outcome, Rejected):
         if outcome.topic == HAND:
-            chats, bounties = counts.take()
+            chats, winners = counts.take()
             tally.chat_lines += chats
-            tally.bounty_lines += bounties
+            tally.bounty_lines += len(winners)
         _reject(tally, path, outcome, rejects)
     elif isinstance(outcome, Junk):
-        chats, bounties = counts.take()  # zero after a hand: its trailing junk was counted with it
+        chats, winners = counts.take()  # none after a hand: its trailing junk was counted with it
         tally.chat_lines += chats
-        tally.bounty_lines += bounties
+        tally.bounty_lines += len(winners)
         tally.junk_lines += outcome.count
 
 

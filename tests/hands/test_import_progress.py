@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.hands.seating import SeatTracker
 from railbird.commands import importer
-from railbird.import_summary import count_block
+from railbird.import_summary import bounties_carried, count_block
 from railbird.progress import Progress, choose_mode
 from railbird.settings import Settings
 
@@ -134,8 +134,14 @@ def test_summary_per_file_counts_rejects_by_reason_with_lines_and_carried_bounty
 
 def test_counting_lines_ignores_lookalikes() -> None:
     lines = ['erika8282 said, "gl all"', "zed wins $2.50 for eliminating bob", "bob: said, \"x", "x for eliminating"]
-    assert count_block(lines) == (1, 1)
-    assert count_block(["Seat 1: a (100 in chips)"]) == (0, 0)
+    assert count_block(lines) == (1, ["zed"])
+    assert count_block(["Seat 1: a (100 in chips)"]) == (0, [])
+
+
+def test_a_bounty_line_is_carried_only_when_it_reached_bounties_won() -> None:
+    hand = json.dumps({"bounties_won": {"Ann_Lee": 200}})
+    assert bounties_carried(hand, ["Ann Lee", "Ann Lee", "ghost"]) == 2  # names become ids ('Ann Lee' -> 'Ann_Lee')
+    assert bounties_carried(json.dumps({}), ["Ann Lee"]) == 0  # a cash hand keeps no bounties
 
 
 def test_an_unreadable_file_is_a_rejection_with_its_reason(tmp_path: Path) -> None:
