@@ -27,7 +27,7 @@ def test_batch_is_idempotent_by_finding_id(client):
     assert first.status_code == 200, first.text
     assert first.json()["accepted"] == 2 and first.json()["duplicates"] == 0
     again = client.post("/v1/findings/batch", json=body, headers=SVC)
-    assert again.json() == {"accepted": 0, "duplicates": 2, "case_ids": [], "sanction_ids": []}
+    assert again.json() == {"accepted": 0, "duplicates": 2, "case_ids": [], "sanction_ids": [], "shadow": 0}
     cases = client.get("/v1/cases", headers=SVC)
     assert cases.status_code == 403  # the service token may write findings, not read the queue
 
