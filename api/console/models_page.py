@@ -17,7 +17,7 @@ from api.deps import NowDep
 from api.errors import ServiceError
 from api.models_registry import service
 from api.models_registry.schemas import PromoteBody, ReasonBody, VersionPublic
-from api.models_registry.views import config_of, registry_view
+from api.models_registry.views import VersionNo, config_of, registry_view
 
 PageFn = Callable[..., HTMLResponse]
 PAGE = f"{PREFIX}/admin/models"
@@ -42,7 +42,7 @@ def install(r: APIRouter, page: PageFn) -> None:
         return _outcome(ctx, run)
 
     @r.post("/admin/models/{version}/promote")
-    def promote(request: Request, version: int, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+    def promote(request: Request, version: VersionNo, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
         def run() -> str:
             body = PromoteBody(reason=ctx.form.get("reason", ""),
                                confirm_regressions=ctx.form.get("confirm_regressions") == "on")
@@ -54,7 +54,7 @@ def install(r: APIRouter, page: PageFn) -> None:
         return _outcome(ctx, run)
 
     @r.post("/admin/models/{version}/retire")
-    def retire(version: int, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
+    def retire(version: VersionNo, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
         def run() -> str:
             body = ReasonBody(reason=ctx.form.get("reason", ""))
             service.retire(session, version=version, actor=ctx.user.username, reason=body.reason, now=now)

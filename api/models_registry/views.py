@@ -7,8 +7,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
@@ -78,6 +80,8 @@ def registry_view(session: Session, shipped: Path) -> RegistryPublic:
     )
 
 
+VersionNo = Annotated[int, PathParam(ge=0, le=2**31 - 1)]
+"""A version in a path: bounded, so a huge number is a 422, not a database overflow."""
 NOTE = re.compile(r"^[^\x00-\x1f\x7f]{0,500}$")
 
 
@@ -126,19 +130,19 @@ def router() -> APIRouter:
                                               shipped=config_of(request).shipped, now=now))
 
     @r.get("/models/{version}", response_model=VersionPublic)
-    def detail(request: Request, version: int, session: SessionDep) -> VersionPublic:
+    def detail(request: Request, version: VersionNo, session: SessionDep) -> VersionPublic:
         """Admin: one version."""
         return version_view(session, service.get(session, version), config_of(request).shipped)
 
     @r.get("/models/{version}/artifact")
-    def artifact(request: Request, version: int, session: SessionDep) -> FileResponse:
+    def artifact(request: Request, version: VersionNo, session: SessionDep) -> FileResponse:
         """The artifact's bytes (0: the shipped one); the consumers verify them against the sha256."""
         config = config_of(request)
         path = service.artifact_path(session, config.store, version=version, shipped=config.shipped)
         return FileResponse(path, media_type="application/octet-stream", filename=f"chat_model_v{version}.skops")
 
     @r.post("/models/{version}/promote", response_model=InForcePublic)
-    def promote(request: Request, version: int, body: PromoteBody, session: SessionDep, now: NowDep,
+    def promote(request: Request, version: VersionNo, body: PromoteBody, session: SessionDep, now: NowDep,
                 who: PrincipalDep) -> InForcePublic:
         """Admin: put a version in force; 409 listing the warnings unless `confirm_regressions`."""
         config = config_of(request)
@@ -147,7 +151,7 @@ def router() -> APIRouter:
                                              shipped=config.shipped, now=now))
 
     @r.post("/models/{version}/retire", response_model=VersionPublic)
-    def retire(request: Request, version: int, body: ReasonBody, session: SessionDep, now: NowDep,
+    def retire(request: Request, version: VersionNo, body: ReasonBody, session: SessionDep, now: NowDep,
                who: PrincipalDep) -> VersionPublic:
         """Admin: take a candidate out of consideration (audited)."""
         row = service.retire(session, version=version, actor=who.username, reason=body.reason, now=now)

@@ -231,6 +231,8 @@ def test_only_admins_change_the_registry_every_role_reads_the_model_in_force(cli
         assert client.get(f"/v1/models/{v1}/artifact", headers=h).status_code == 200
     assert client.get("/v1/models/promoted").status_code == 401
     assert client.get("/v1/models/7/artifact", headers=adm).status_code == 404
+    assert client.get(f"/v1/models/{10**30}", headers=adm).status_code == 422
+    assert client.post(f"/v1/models/{10**30}/promote", headers=adm, json={"reason": "x"}).status_code == 422
 
 
 def test_the_promotion_page_lists_versions_warns_and_needs_confirmation(client, users, files, engine, clock):
