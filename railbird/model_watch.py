@@ -125,10 +125,13 @@ class ModelWatch:
     refused: dict[str, str] = field(default_factory=dict)
     """sha256 -> why it was refused."""
 
-    def start(self, stop: threading.Event) -> None:
-        """Poll in a daemon thread until `stop` (never when every_s is 0)."""
-        if self.every_s > 0:
-            threading.Thread(target=self._poll, args=(stop,), name="railbird-model", daemon=True).start()
+    def start(self, stop: threading.Event) -> threading.Thread | None:
+        """Poll in a daemon thread until `stop` (never when every_s is 0); the thread, to join."""
+        if self.every_s <= 0:
+            return None
+        thread = threading.Thread(target=self._poll, args=(stop,), name="railbird-model", daemon=True)
+        thread.start()
+        return thread
 
     def _poll(self, stop: threading.Event) -> None:
         while not stop.wait(self.every_s):

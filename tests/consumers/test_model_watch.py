@@ -81,8 +81,10 @@ def test_a_promoted_version_is_downloaded_verified_and_restarts_the_lanes(room: 
     version = room.register_and_promote(candidates["a"])
     watch = ModelWatch(room.source(), cache, start, every_s=0.05)
     stop = threading.Event()
-    watch.start(stop)
+    thread = watch.start(stop)
     assert stop.wait(120), "the watch never stopped the lanes for the promoted model"
+    assert thread is not None
+    thread.join(30)  # the poll that stopped the lanes has returned: nothing runs against the API any more
     model = watch.latest
     assert model is not None and model.version == version
     assert model.path == cache / "models" / f"{model.sha256}.skops"
@@ -109,9 +111,11 @@ def test_a_corrupt_artifact_is_refused_once_and_the_old_model_keeps_serving(room
     stop = threading.Event()
     with caplog.at_level(logging.INFO, logger="railbird.models"):
         assert watch.check() is None
-        watch.start(stop)  # later polls see the same digest: refused again without a download or a log line
+        thread = watch.start(stop)  # later polls see the same digest: refused again without a download or a log
         assert not stop.wait(1.0), "a refused model stopped the lanes"
         stop.set()
+        assert thread is not None
+        thread.join(30)  # before the API goes away with the fixture
     assert watch.latest is None and watch.current == current
     assert "sha256 mismatch" in watch.refused[sha]
     refusals = [r for r in caplog.records if "not served" in r.getMessage()]
