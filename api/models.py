@@ -13,8 +13,8 @@ from api.labels.models import LabelRow
 from api.models_registry.models import ModelPromotion, ModelVersion
 from api.outbox.models import OutboxEvent
 from api.policy.models import PolicyRevision
-from api.retro.models import RetroRun
 from api.quality.models import GoldenSource, QualityItem, QualitySettings, SecondReview
+from api.retro.models import RetroRun
 from api.sanctions.models import Sanction
 from api.saved_views.models import SavedView
 from api.shadow.models import ShadowFindingRow
@@ -36,9 +36,9 @@ __all__ = [
     "ModelVersion",
     "OutboxEvent",
     "PolicyRevision",
-    "RetroRun",
     "QualityItem",
     "QualitySettings",
+    "RetroRun",
     "Sanction",
     "SavedView",
     "SecondReview",

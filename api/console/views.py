@@ -34,18 +34,20 @@ from api.console.guard import (
     safe_next,
 )
 from api.console.player_page import install as install_player_page
-from api.console.shadow_page import dashboard_comparison
-from api.console.shadow_page import install as install_shadow_page
 from api.console.quality_page import install as install_quality_page
 from api.console.queue_page import install as install_queue_page
 from api.console.queue_page import player_url
 from api.console.retro_page import install as install_retro_page
 from api.console.rules import cite
+from api.console.shadow_page import dashboard_comparison
+from api.console.shadow_page import install as install_shadow_page
 from api.db import SessionDep
 from api.decisions import service as decisions
 from api.decisions.schemas import DecisionCreate, NoteCreate
 from api.deps import ConfigDep, NowDep
 from api.errors import ServiceError, UnauthorizedError
+from api.evidence import hand_lookup
+from api.evidence.replay import replay
 from api.evidence.service import merge
 from api.labels import service as label_store
 from api.outbox import service as outbox
@@ -130,6 +132,9 @@ def router() -> APIRouter:
             return page("error.html", ctx, exc.status_code, message=exc.message)
         # Same redaction as the API's JSON: roles that do not review cases see no player-written text.
         ev = merge(b.findings)
+        # Hand-in-play chat names its hand; the record itself comes from the event archive.
+        ev["hands"] += [replay(h) for h in hand_lookup.running_hands(
+            request.app.state.retro_archive_root, ev["messages"], (str(h.get("hand_id")) for h in ev["hands"]))]
         ev = ev if ctx.reads_chat else redact(ev)
         if ctx.reads_chat and (ev["messages"] or ev["reports"]):
             request.app.state.text_views.record(actor=ctx.user.username, case_id=case_id, surface="console",

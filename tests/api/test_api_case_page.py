@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 from api_factories import batch, chat_finding
 from api_support import SERVICE_TOKEN, login_console
 
 from api.console.render import collapse_findings, human
+from consumers.archive import ArchivedRecord, SegmentWriter
+from tests.samples import hand_value
 
 SVC = {"Authorization": f"Bearer {SERVICE_TOKEN}"}
 
@@ -138,6 +141,30 @@ def test_hand_in_play_chat_names_its_hand_and_links_to_it(client, users):
     html = client.get(f"/console/cases/{case_id}").text
     assert "during hand" in html and "?q=hand-77" in html and "between p-bob, p-carl" in html
     assert "speaker not in it" in html
+    assert "Hand hand-77" not in html  # no archive yet: the hand is named, not shown
+
+
+def test_hand_in_play_chat_shows_its_hand_from_the_event_archive(client, users):
+    """The finding is judged while the hand runs; its record, archived when the hand ended, is
+    shown in the replayer beside the line (api/evidence/hand_lookup.py)."""
+    f = chat_finding(8, category="hand_in_play", text="fold he has aces")
+    sent = datetime.fromisoformat(f.evidence["messages"][0]["ts"].replace("Z", "+00:00"))
+    msg = {**f.evidence["messages"][0], "hand_id": "hand-88", "players_in_hand": ["p-bob", "p-carl"]}
+    f = f.model_copy(update={"evidence": {"messages": [msg]}})
+    [case_id] = _ingest(client, f)
+    root = client.app.state.retro_archive_root
+    hand = hand_value(hand_id="hand-88", players=["p-bob", "p-carl"], ts=(sent + timedelta(minutes=2)).isoformat())
+    other = hand_value(hand_id="hand-89", ts=(sent + timedelta(minutes=3)).isoformat())
+    at_ms = int((sent + timedelta(minutes=2)).timestamp() * 1000)
+    writer = SegmentWriter(root, name="test")
+    writer.append([ArchivedRecord("hand.records", 0, n, at_ms + n, json.dumps(v).encode())
+                   for n, v in enumerate([other, hand])])
+    writer.sync()
+    writer.close()
+    login_console(client, users, "analyst", "ann")
+    html = client.get(f"/console/cases/{case_id}").text
+    assert "Hand hand-88" in html and "data-replayer" in html
+    assert "Hand hand-89" not in html  # another hand of the same hour is not this line's
 
 
 def test_the_decision_form_offers_reason_templates(client, users):
