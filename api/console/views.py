@@ -134,7 +134,8 @@ def router() -> APIRouter:
         ev = merge(b.findings)
         # Hand-in-play chat names its hand; the record itself comes from the event archive.
         ev["hands"] += [replay(h) for h in hand_lookup.running_hands(
-            request.app.state.retro_archive_root, ev["messages"], (str(h.get("hand_id")) for h in ev["hands"]))]
+            request.app.state.retro_archive_root, hand_lookup.in_play_messages(b.findings),
+            (str(h.get("hand_id")) for h in ev["hands"]), now=now)]
         ev = ev if ctx.reads_chat else redact(ev)
         if ctx.reads_chat and (ev["messages"] or ev["reports"]):
             request.app.state.text_views.record(actor=ctx.user.username, case_id=case_id, surface="console",
