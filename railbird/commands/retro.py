@@ -17,6 +17,7 @@ from api.db import make_engine, make_sessions, migrate
 from api.errors import ServiceError
 from api.retro import service
 from api.retro.views import known_detectors
+from railbird.cli_types import utc_time
 from railbird.retro_jobs import Sources, archive_root, kafka_reader, run_claimed, work, worker_name
 from railbird.settings import Settings
 
@@ -25,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """`run` with its range and choices, or `work`."""
     sub = parser.add_subparsers(dest="action", required=True)
     one = sub.add_parser("run", help="check, record and execute one run now; prints its result as JSON")
-    one.add_argument("--start", required=True, type=_time, help="ISO 8601 with a UTC offset")
-    one.add_argument("--end", required=True, type=_time, help="ISO 8601 with a UTC offset")
+    one.add_argument("--start", required=True, type=utc_time, help="ISO 8601 with a UTC offset")
+    one.add_argument("--end", required=True, type=utc_time, help="ISO 8601 with a UTC offset")
     one.add_argument("--detectors", default=None, help="comma-separated detector names (default: all)")
     one.add_argument("--revision", type=int, default=None, help="policy revision (default: the one in force)")
     one.add_argument("--source", choices=service.SOURCES, default="auto")
@@ -35,16 +36,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     loop = sub.add_parser("work", help="execute queued runs until SIGINT/SIGTERM")
     loop.add_argument("--once", action="store_true", help="stop when the queue is empty")
     loop.add_argument("--poll-s", type=float, default=2.0)
-
-
-def _time(value: str) -> datetime:
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {value!r}") from exc
-    if parsed.tzinfo is None:
-        raise argparse.ArgumentTypeError(f"give a UTC offset (e.g. {value}+00:00)")
-    return parsed.astimezone(UTC)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:

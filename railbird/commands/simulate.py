@@ -10,6 +10,7 @@ from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from railbird.cli_types import utc_time
 from railbird.commands.bounty_options import add_bounty_arguments, bounty_config, bounty_error
 from railbird.settings import Settings
 from simulator.config import RoomConfig
@@ -44,13 +45,7 @@ def _start_time(value: str) -> datetime:
     """`now` (the wall clock, whole seconds), `now-<N>m` / `now-<N>h`, or ISO 8601 with a UTC offset."""
     if value == "now" or value.startswith("now-"):
         return datetime.now(UTC).replace(microsecond=0) - _lead(value.removeprefix("now").removeprefix("-"))
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {value!r}") from exc
-    if parsed.tzinfo is None:
-        raise argparse.ArgumentTypeError(f"give a UTC offset (e.g. {value}+00:00)")
-    return parsed.astimezone(UTC)
+    return utc_time(value)
 
 
 def _lead(text: str) -> timedelta:
