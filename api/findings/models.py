@@ -11,17 +11,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 from api.db import Base, JsonColumn, UtcDateTime
 
 
-class FindingRow(Base):
-    """One finding; `finding_id` is its content-derived id, which makes ingestion idempotent."""
-
-    __tablename__ = "findings"
-    __table_args__ = (
-        Index("ix_findings_subject_ts", "subject_id", "ts"),
-        Index("ix_findings_detector_ingested", "detector", "ingested_at"),
-    )
+class FindingColumns:
+    """The columns a stored finding has wherever it is kept: live (`findings`, attached to a case)
+    or shadow (`shadow_findings`, attached to nothing). One list, so the two tables cannot drift
+    apart; each table adds its own keys, indexes and extras."""
 
     finding_id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    case_id: Mapped[str] = mapped_column(ForeignKey("cases.id"), index=True)
     detector: Mapped[str] = mapped_column(String(128))
     rule: Mapped[str] = mapped_column(String(128))
     family: Mapped[str] = mapped_column(String(16))
@@ -33,9 +28,21 @@ class FindingRow(Base):
     table_id: Mapped[str | None] = mapped_column(String(128))
     tournament_id: Mapped[str | None] = mapped_column(String(128))
     summary: Mapped[str] = mapped_column(Text)
+    ingested_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class FindingRow(FindingColumns, Base):
+    """One finding; `finding_id` is its content-derived id, which makes ingestion idempotent."""
+
+    __tablename__ = "findings"
+    __table_args__ = (
+        Index("ix_findings_subject_ts", "subject_id", "ts"),
+        Index("ix_findings_detector_ingested", "detector", "ingested_at"),
+    )
+
+    case_id: Mapped[str] = mapped_column(ForeignKey("cases.id"), index=True)
     document: Mapped[dict[str, Any]] = mapped_column(JsonColumn)
     """The whole Finding JSON as received (evidence, spans, actions), for the case page."""
-    ingested_at: Mapped[datetime] = mapped_column(UtcDateTime)
 
 
 class FindingPlayer(Base):
