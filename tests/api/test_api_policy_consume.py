@@ -81,7 +81,8 @@ def test_consumer_applies_a_policy_change_without_a_redeploy(tmp_path: Path, kaf
             assert r.status_code == 200 and r.json()["revision"] == 1, r.text
             wait_until(lambda: "replaces 0: restarting the lanes" in log.read_text(), 30, "the restart")
             # The old lanes finish their batch and commit first; the new ones log the revision they run.
-            wait_until(lambda: "enforcement policy revision 1" in _messages(log), 120, "lanes rebuilt")
+            wait_until(lambda: any(m.startswith("enforcement policy revision 1,") for m in _messages(log)), 120,
+                       "lanes rebuilt")
             wait_until(lambda: _ready(metrics), 120, f"/readyz after the restart; log: {log.read_text()[-2000:]}")
             produce(kafka_broker.bootstrap, CHAT,
                     [chat_value(event_id="pol-2", player_id="p-after", text="you are a stupid idiot")])
