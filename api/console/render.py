@@ -103,13 +103,15 @@ def timeline_chart(intervals: list[dict[str, Any]], *, width: int = 720, row_h: 
 
 
 def bar_chart(values: list[tuple[str, float]], *, width: int = 520, bar_h: int = 20,
-              label_w: int = 200, fill: str = "#1565c0") -> tuple[list[tuple[str, float, Bar]], int]:
-    """Horizontal bars scaled to the largest value; returns (label, value, bar) rows and the height."""
+              label_w: int = 200, fill: str = "#1565c0") -> tuple[list[tuple[str, str, Bar]], int]:
+    """Horizontal bars scaled to the largest value; returns (label, value as shown, bar) rows and
+    the height. Whole numbers are shown without a decimal ("11 findings", not "11.0")."""
     top = max((v for _, v in values), default=0) or 1.0
     rows = []
     for i, (label, value) in enumerate(values):
         w = value / top * (width - label_w - 60)
-        rows.append((label, value, Bar(label_w, i * (bar_h + 6), round(max(w, 1), 1), bar_h, fill, f"{label}: {value}")))
+        shown = str(int(value)) if float(value).is_integer() else f"{value:g}"
+        rows.append((label, shown, Bar(label_w, i * (bar_h + 6), round(max(w, 1), 1), bar_h, fill, f"{label}: {shown}")))
     return rows, len(values) * (bar_h + 6)
 
 

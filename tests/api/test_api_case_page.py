@@ -173,3 +173,11 @@ def test_the_decision_form_offers_reason_templates(client, users):
     client.post(f"/console/cases/{case_id}/claim", data={"csrf": csrf})
     html = client.get(f"/console/cases/{case_id}").text
     assert 'list="reason-templates"' in html and "Dismissed: false positive (poker jargon" in html
+
+
+def test_dashboard_bars_show_whole_counts_without_a_decimal():
+    from api.console.render import bar_chart
+
+    rows, _ = bar_chart([("chat.banned_words", 11.0), ("confirm", 66.7)])
+    assert [shown for _, shown, _ in rows] == ["11", "66.7"]
+    assert rows[0][2].title == "chat.banned_words: 11"
