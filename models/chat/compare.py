@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -25,26 +25,13 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from models.chat.data import LOADERS, Sample, load_ibrohim
+from models.chat.data import EVAL_LOADERS, PUBLIC_TESTS, target_of
 from models.chat.overlap import SeenTexts
 from pipeline.categories import MODEL_SCORED
 from pipeline.text_model import TextClassifier, TextVerdict
 
 INDEPENDENT_DEV = Path(__file__).resolve().parent / "evalsets" / "independent" / "dev"
 TOXIC_FAMILY = ("insult", "hate", "threat", "sexual")
-PUBLIC_TESTS: dict[str, tuple[str, str, str | None]] = {
-    "davidson_test_offensive_or_hate": ("davidson", "toxic", "test"),
-    "sms_spam_test": ("sms_spam", "spam", "test"),
-    "vihos_test": ("vihos", "toxic", "test"),
-    "ru_distorted_test": ("ru_distorted", "toxic", "test"),
-    "ibrohim_abusive_all": ("id_ibrohim", "toxic", None),
-    "vihsd_test_offensive_or_hate": ("vihsd", "toxic", "test"),
-    "davidson_test_hate": ("davidson", "hate", "test"),
-    "vihsd_test_hate": ("vihsd", "hate", "test"),
-    "ibrohim_hs_all": ("id_ibrohim_hs", "hate", None),
-}
-"""The model card's public test sets (the table in `evaluate.model_card_report`): name -> (source,
-category scored, split; None = every row)."""
 RECENT_SHARE = 0.2
 """Share of the decisions, newest first, that form the time split's test part."""
 
@@ -68,28 +55,17 @@ class DecisionsError(ValueError):
 
 def public_sets(datasets_dir: Path, seen: SeenTexts | None) -> list[EvalSet]:
     """The public test sets that are on this machine (a missing one is skipped, not an error)."""
-    loaders: dict[str, Callable[[Path], list[Sample]]] = {
-        **LOADERS, "id_ibrohim_hs": lambda root: load_ibrohim(root, column="HS")}
     out: list[EvalSet] = []
     for name, (source, category, split) in PUBLIC_TESTS.items():
         try:
-            samples = [s for s in loaders[source](datasets_dir) if split is None or s.split == split]
+            samples = [s for s in EVAL_LOADERS[source](datasets_dir) if split is None or s.split == split]
         except (OSError, ValueError, KeyError):
             continue
         kept = [s for s in samples if seen is None or s.text not in seen]
-        labels = [_public_label(s, category) for s in kept]
+        labels = [target_of(s, category) for s in kept]
         out.append(EvalSet(f"public:{name}", [s.text for s in kept], labels,
                            ("toxic",) if category == "toxic" else (category,)))
     return out
-
-
-def _public_label(sample: Sample, category: str) -> int:
-    """As `evaluate._label`: Ibrohim's HS rows carry the hate target in `toxic`."""
-    if category == "spam":
-        return sample.spam
-    if category == "hate" and sample.source != "id_ibrohim":
-        return sample.hate
-    return sample.toxic
 
 
 def independent_dev_sets(root: Path = INDEPENDENT_DEV) -> list[EvalSet]:

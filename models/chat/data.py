@@ -182,3 +182,37 @@ LOADERS = {
     "id_ibrohim": load_ibrohim,
     "vihsd": load_vihsd,
 }
+
+
+def _ibrohim_hs(root: Path) -> list[Sample]:
+    """Ibrohim with its hate-speech column as the target."""
+    return load_ibrohim(root, column="HS")
+
+
+EVAL_LOADERS = {**LOADERS, "id_ibrohim_hs": _ibrohim_hs}
+"""Every loader a public test set needs (Ibrohim twice: its abuse and its hate-speech column)."""
+
+PUBLIC_TESTS: dict[str, tuple[str, str, str | None]] = {
+    "davidson_test_offensive_or_hate": ("davidson", "toxic", "test"),
+    "sms_spam_test": ("sms_spam", "spam", "test"),
+    "vihos_test": ("vihos", "toxic", "test"),
+    "ru_distorted_test": ("ru_distorted", "toxic", "test"),
+    "ibrohim_abusive_all": ("id_ibrohim", "toxic", None),
+    "vihsd_test_offensive_or_hate": ("vihsd", "toxic", "test"),
+    # The hate score alone: hate vs everything else (incl. plain offensive).
+    "davidson_test_hate": ("davidson", "hate", "test"),
+    "vihsd_test_hate": ("vihsd", "hate", "test"),
+    "ibrohim_hs_all": ("id_ibrohim_hs", "hate", None),
+}
+"""The model card's public test sets: name -> (source, category scored, split; None = every row).
+One list for the model card report (`evaluate`) and the registry's comparison (`compare`)."""
+
+
+def target_of(sample: Sample, category: str) -> int:
+    """The sample's 0/1 target for a reported category (Ibrohim HS rows carry it in `toxic`)."""
+    if category == "spam":
+        return sample.spam
+    if category == "hate" and sample.source != "id_ibrohim":
+        return sample.hate
+    return sample.toxic
+

@@ -15,7 +15,7 @@ import codecs
 import csv
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from models.chat import load_classifier
 from models.chat.classifier import ChatClassifier
 from models.chat.corpus.poker import LABELLED
 from models.chat.corpus.table_talk import BASE, table_talk
-from models.chat.data import LOADERS, Sample, load_ibrohim
+from models.chat.data import EVAL_LOADERS, PUBLIC_TESTS, target_of
 from models.chat.overlap import SeenTexts, shipped_training_texts
 from railbird.settings import Settings
 
@@ -194,20 +194,6 @@ def evaluate(
     return result
 
 
-def _ibrohim_hs(root: Path) -> list[Sample]:
-    """Ibrohim with its hate-speech column as the target."""
-    return load_ibrohim(root, column="HS")
-
-
-def _label(sample: Sample, category: str) -> int:
-    """The sample's 0/1 target for a reported category (Ibrohim HS rows carry it in `toxic`)."""
-    if category == "spam":
-        return sample.spam
-    if category == "hate" and sample.source != "id_ibrohim":
-        return sample.hate
-    return sample.toxic
-
-
 def model_card_report(
     classifier: ChatClassifier, *, datasets_dir: Path, seen: SeenTexts | None = None
 ) -> dict[str, Any]:
@@ -216,22 +202,9 @@ def model_card_report(
     report: dict[str, Any] = {}
     if seen is not None:
         report["training_texts_checked"] = seen.describe()
-    tests = {
-        "davidson_test_offensive_or_hate": ("davidson", "toxic", "test"),
-        "sms_spam_test": ("sms_spam", "spam", "test"),
-        "vihos_test": ("vihos", "toxic", "test"),
-        "ru_distorted_test": ("ru_distorted", "toxic", "test"),
-        "ibrohim_abusive_all": ("id_ibrohim", "toxic", None),
-        "vihsd_test_offensive_or_hate": ("vihsd", "toxic", "test"),
-        # The hate score alone: hate vs everything else (incl. plain offensive).
-        "davidson_test_hate": ("davidson", "hate", "test"),
-        "vihsd_test_hate": ("vihsd", "hate", "test"),
-        "ibrohim_hs_all": ("id_ibrohim_hs", "hate", None),
-    }
-    loaders: dict[str, Callable[[Path], list[Sample]]] = {**LOADERS, "id_ibrohim_hs": _ibrohim_hs}
-    for name, (source, category, split) in tests.items():
-        samples = [s for s in loaders[source](datasets_dir) if split is None or s.split == split]
-        texts, labels, dropped = drop_seen([s.text for s in samples], [_label(s, category) for s in samples], seen)
+    for name, (source, category, split) in PUBLIC_TESTS.items():
+        samples = [s for s in EVAL_LOADERS[source](datasets_dir) if split is None or s.split == split]
+        texts, labels, dropped = drop_seen([s.text for s in samples], [target_of(s, category) for s in samples], seen)
         report[name] = evaluate(classifier, texts, labels, category=category)
         report[name].pop("per_language")
         report[name]["seen_in_training_dropped"] = dropped if seen is not None else None
