@@ -7,17 +7,13 @@ from __future__ import annotations
 import base64
 import json
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from kafka import KafkaProducer
 
-from consumers.broker import EmbeddedBroker, free_port
 from consumers.deadletters import DLQ_VALUE_LIMIT
-from consumers.topics import ensure_topics
 from pipeline.contracts import INPUT_TOPICS, DecodeError, decode, dlq_topic
-from tests.faults.rig import PARTITIONS, Rig, make_rig, wait_until
+from tests.faults.rig import Rig, wait_until
 from tests.hostile.hostile_records import hostile_records, mutations
 
 pytestmark = [pytest.mark.kafka, pytest.mark.slow]
@@ -42,20 +38,6 @@ def refused(topic: str, raw: bytes) -> bool:
     except DecodeError:
         return True
     return False
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[Rig]:
-    """Broker, API and one consumer of every input topic."""
-    with EmbeddedBroker(port=free_port(), log_path=tmp_path / "logs" / "broker.log") as broker:
-        ensure_topics(broker.bootstrap, partitions=PARTITIONS,
-                      topics=[*INPUT_TOPICS, *(dlq_topic(t) for t in INPUT_TOPICS)])
-        r = make_rig(tmp_path, broker)
-        r.start_api()
-        try:
-            yield r
-        finally:
-            r.stop_all()
 
 
 def test_ten_thousand_hostile_records_are_dead_lettered_or_processed(rig: Rig) -> None:

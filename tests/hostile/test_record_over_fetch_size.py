@@ -8,36 +8,19 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from kafka import KafkaProducer
 
-from consumers.broker import EmbeddedBroker, free_port
 from consumers.deadletters import DLQ_VALUE_LIMIT
-from consumers.topics import ensure_topics
-from pipeline.contracts import CHAT, INPUT_TOPICS, dlq_topic
-from tests.faults.rig import PARTITIONS, Rig, make_rig, wait_until
+from pipeline.contracts import CHAT, dlq_topic
+from tests.faults.rig import Rig, wait_until
 from tests.samples import chat_value
 
 pytestmark = [pytest.mark.kafka, pytest.mark.slow]
 
 FETCH_SIZE = 1024 * 1024
 """kafka-python's default `max_partition_fetch_bytes`, which the consumers keep."""
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[Rig]:
-    with EmbeddedBroker(port=free_port(), log_path=tmp_path / "logs" / "broker.log") as broker:
-        ensure_topics(broker.bootstrap, partitions=PARTITIONS,
-                      topics=[*INPUT_TOPICS, *(dlq_topic(t) for t in INPUT_TOPICS)])
-        r = make_rig(tmp_path, broker)
-        r.start_api()
-        try:
-            yield r
-        finally:
-            r.stop_all()
 
 
 def test_a_record_larger_than_the_fetch_size_is_dead_lettered_and_the_next_one_processed(rig: Rig) -> None:
