@@ -18,6 +18,7 @@ import platform
 import random
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from consumers.broker import EmbeddedBroker, free_port
@@ -63,14 +64,19 @@ def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path, clien
                 rig.start_consumer(victim)
             traffic.join()
             end_traffic(rig, tail, produced=events, timeout_s=900)
-            wait_for_all_effects(rig, expected, n=events + len(tail), timeout_s=900)
+            verdict = "ok"
+            try:
+                wait_for_all_effects(rig, expected, n=events + len(tail), timeout_s=900)
+            except AssertionError as exc:  # counted below: which effects are missing, by detector
+                verdict = f"FAILED: {exc}"
             elapsed = time.monotonic() - started
             acc = account(rig, input_records=events + len(tail))
-            verdict = "ok"
             try:
                 assert_exactly_once(acc, expected)
             except AssertionError as exc:
-                verdict = f"FAILED: {exc}"
+                verdict = f"FAILED: {exc}" if verdict == "ok" else f"{verdict}; {exc}"
+            missing = Counter(expected.findings[f]["detector"] for f in set(expected.findings) - acc.findings)
+            extra = Counter(acc.detector_of[f] for f in acc.findings - set(expected.findings))
         finally:
             rig.stop_all()
     figures = acc.figures()
@@ -82,6 +88,7 @@ def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path, clien
         "oracle_findings": len(expected.findings), "oracle_dead_letters": expected.dead,
         "oracle_automatic_sanctions": len(expected.automatic_actions),
         "lost_findings": len(set(expected.findings) - acc.findings), "duplicated_effects": duplicated,
+        "missing_by_detector": dict(missing), "extra_by_detector": dict(extra),
         "order_sensitive": order_sensitive_difference(acc, expected), **figures,
         "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count()},
     }
@@ -96,10 +103,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--client", choices=["kafka-python", "librdkafka"], default="kafka-python",
                         help="the game servers' client (librdkafka: idempotent, a random codec per 100 records)")
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the run's logs and database here (default: a temporary folder, removed)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="railbird-faults-") as tmp:
-        result = run(events=args.events, kills=args.kills, rate=args.rate, seed=args.seed, workdir=Path(tmp),
+    if args.workdir is not None:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        result = run(events=args.events, kills=args.kills, rate=args.rate, seed=args.seed, workdir=args.workdir,
                      client=args.client)
+    else:
+        with tempfile.TemporaryDirectory(prefix="railbird-faults-") as tmp:
+            result = run(events=args.events, kills=args.kills, rate=args.rate, seed=args.seed, workdir=Path(tmp),
+                         client=args.client)
     print(json.dumps(result, indent=2))
     out = RESULTS if args.client == "kafka-python" else RESULTS.with_name(f"faults-{args.client}.json")
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from pipeline.categories import CATEGORIES
 from pipeline.contracts import CHAT, ChatMessage, Event
-from pipeline.detector import Detector
+from pipeline.detector import Detector, PrefetchingDetector
 from pipeline.detectors.chat.evidence import make_finding
 from pipeline.detectors.chat.offences import MAX_LINE, Offence, decode, encode
 from pipeline.detectors.chat.state import BoundedMap, Window
@@ -177,9 +177,8 @@ class LedgerTap:
 
     def prefetch(self, events: Sequence[Event]) -> None:
         """Pass a poll batch to the wrapped detector's `prefetch`, if it has one (the classifier)."""
-        prefetch = getattr(self.inner, "prefetch", None)
-        if prefetch is not None:
-            prefetch(events)
+        if isinstance(self.inner, PrefetchingDetector):
+            self.inner.prefetch(events)
 
     def process(self, event: Event) -> Sequence[Finding]:
         """Run the detector; annotate each finding with prior offences, then record it."""
