@@ -58,6 +58,8 @@ class Pipeline:
             except Exception as exc:  # noqa: BLE001 - one detector's bug must not drop the others' findings
                 errors.append(DetectorError(detector.name, event.event_id, f"{type(exc).__name__}: {exc}"))
                 continue
+            if not produced:
+                continue  # most detectors find nothing in most events: skip the policy lookups
             rules = self._rules_of[detector.name]
             findings.extend(f.with_actions(propose_actions(f, rules=rules)) for f in produced)
         return Outcome(tuple(findings), tuple(errors))

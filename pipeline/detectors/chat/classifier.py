@@ -120,12 +120,22 @@ class CachedClassifier:
     the expensive part, and its verdict for a text never changes within a process.
     """
 
-    def __init__(self, inner: TextClassifier, *, max_texts: int = 4096) -> None:
+    def __init__(self, inner: TextClassifier, *, max_texts: int = 16_384) -> None:
+        # Sized like the lexicon's memo: the place-keyed detectors (harassment, collusion parties)
+        # ask about a line `lateness` (30 s, thousands of lines) after the per-player ones did.
         self._inner = inner
         self._seen: BoundedMap[str, TextVerdict] = BoundedMap(max_keys=max_texts)
 
     def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
         """Verdicts in order; only texts not seen recently reach the model, in one batch."""
+        if len(texts) == 1:
+            # What the detectors ask per message: one lookup, no batch bookkeeping.
+            text = texts[0]
+            verdict = self._seen.get(text)
+            if verdict is None:
+                verdict = self._inner.classify([text])[0]
+            self._seen.put(text, verdict)
+            return [verdict]
         known = {t: v for t in dict.fromkeys(texts) if (v := self._seen.get(t)) is not None}
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:

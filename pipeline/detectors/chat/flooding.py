@@ -84,14 +84,15 @@ class FloodingDetector:
         self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]
     ) -> tuple[str, str, list[ChatMessage]] | None:
         lim = self.limits
-        emoji_n = emoji_count(event.text)
+        # The length checks only skip regex passes that cannot succeed (an emoji is a character).
+        emoji_n = emoji_count(event.text) if len(event.text) > lim.max_emoji_in_message else 0
         if emoji_n > lim.max_emoji_in_message:
             return "emoji_spam", f"{emoji_n} emoji in one message", [event]
         if len(stamped) > min(lim.max_messages, lim.max_emoji_messages, lim.max_repeats):
             found = self._bursts(event, stamped)
             if found is not None:
                 return found
-        if has_run(event.text, lim.max_char_run + 1):
+        if len(event.text) > lim.max_char_run and has_run(event.text, lim.max_char_run + 1):
             return "flooding", f"run of {longest_run(event.text)} repeated characters", [event]
         return None
 
@@ -100,15 +101,20 @@ class FloodingDetector:
     ) -> tuple[str, str, list[ChatMessage]] | None:
         """The rules that need several lines; skipped while the window holds too few to break any."""
         lim = self.limits
-        recent = _since(stamped, event.ts - lim.window)
-        if len(recent) > lim.max_messages:
-            return "flooding", f"{len(recent)} messages in {lim.window.total_seconds():g}s", [x.message for x in recent]
-        emoji = [x.message for x in _since(stamped, event.ts - lim.emoji_window) if x.emoji_only]
+        if len(stamped) > lim.max_messages:  # the window ending now cannot hold more than all
+            recent = _since(stamped, event.ts - lim.window)
+            if len(recent) > lim.max_messages:
+                return "flooding", f"{len(recent)} messages in {lim.window.total_seconds():g}s", [x.message for x in recent]
+        emoji_cut = event.ts - lim.emoji_window
+        emoji = [x.message for ts, x in stamped if x.emoji_only and ts >= emoji_cut]
         if len(emoji) > lim.max_emoji_messages:
             return "emoji_spam", f"{len(emoji)} emoji-only messages", emoji
         line = stamped[-1][1]
-        same = [x.message for x in _since(stamped, event.ts - lim.repeat_window) if x.folded == line.folded]
-        if len(same) > lim.max_repeats and line.folded and not line.emoji_only:
+        if not line.folded or line.emoji_only:
+            return None
+        repeat_cut = event.ts - lim.repeat_window
+        same = [x.message for ts, x in stamped if x.folded == line.folded and ts >= repeat_cut]
+        if len(same) > lim.max_repeats:
             return "flooding", f"same line {len(same)} times", same
         return None
 

@@ -110,6 +110,8 @@ def model_candidates(verdict: TextVerdict, *, word_labels: frozenset[str], hand_
 def fuse(verdict: TextVerdict | None, words: Sequence[Span], *, hand_running: bool, text: str = "") -> Fused | None:
     """The one category of a message (None when it breaks no chat rule); `text` is the message
     the spans point into (without it no insult is read as aimed at the writer)."""
+    if not words and (verdict is None or not verdict.flagged):
+        return None  # most lines: no listed word and nothing flagged leaves no candidate below
     insults = [s for s in (*words, *(verdict.spans if verdict else ())) if s.label == GENERIC]
     self_aimed = {s for s in insults if aimed_at_self(text, s)}
     words = [s for s in words if s not in self_aimed]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pipeline.detectors.chat.state import BoundedMap
-from pipeline.detectors.chat.text import fold_mapped, unmix
+from pipeline.detectors.chat.text import MEMO_TEXTS, fold_mapped, unmix
 from pipeline.findings import Span
 
 ABUSE_TERMS: dict[str, str] = {
@@ -101,8 +101,10 @@ class Lexicon:
     """
 
     index: Mapping[str, tuple[tuple[tuple[str, ...], str], ...]]
-    # Several detectors ask about the same message; the answer for a text never changes.
-    _recent: BoundedMap[str, list[Span]] = field(default_factory=lambda: BoundedMap(max_keys=2048))
+    # Several detectors ask about the same message; the answer for a text never changes. Sized
+    # for the place-keyed detectors, which see a line `lateness` (30 s) after the others do: at
+    # a few hundred lines a second that is thousands of lines later.
+    _recent: BoundedMap[str, list[Span]] = field(default_factory=lambda: BoundedMap(max_keys=MEMO_TEXTS))
 
     def find(self, text: str) -> list[Span]:
         """Every match as a span on `text` labelled with its category, left to right."""

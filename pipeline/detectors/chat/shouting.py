@@ -11,13 +11,14 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
 from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder, PlaceOrdered
 from pipeline.detectors.chat.state import BoundedMap, Window
-from pipeline.detectors.chat.text import caps_ratio, has_punct_run, letters
+from pipeline.detectors.chat.text import MEMO_TEXTS, caps_ratio, has_punct_run, letters
 from pipeline.findings import Finding, Span
 
 
@@ -36,11 +37,16 @@ class ShoutLimits:
 
 def is_shouted(text: str, limits: ShoutLimits) -> bool:
     """Mostly capitals over enough letters, or a run of `!!!`/`???` with some capitals."""
-    n_letters = len(letters(text))
-    caps = caps_ratio(text)
+    n_letters, caps, punct_run = _loudness(text)
     if n_letters >= limits.min_letters and caps >= limits.min_caps_ratio:
         return True
-    return has_punct_run(text) and n_letters >= 3 and caps >= 0.5
+    return punct_run and n_letters >= 3 and caps >= 0.5
+
+
+@lru_cache(maxsize=MEMO_TEXTS)
+def _loudness(text: str) -> tuple[int, float, bool]:
+    # Memoised: both shouting detectors measure every line (the match detector `lateness` later).
+    return len(letters(text)), caps_ratio(text), has_punct_run(text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,12 @@ def clean(text: str) -> str:
     return unicodedata.normalize("NFC", text).translate(ZERO_WIDTH)
 
 
+MEMO_TEXTS = 16_384
+"""Texts the per-text memos below remember: several detectors fold the same line (and the
+place-keyed ones do so `lateness`, thousands of lines, after the others)."""
+
+
+@lru_cache(maxsize=MEMO_TEXTS)
 def fold(text: str) -> str:
     """Case-folded, accent-insensitive form for lexicon lookups (Vietnamese đ kept as d)."""
     if text.isascii():
@@ -61,7 +67,8 @@ def fold_mapped(text: str, *, leet: bool = True) -> tuple[str, Sequence[int]]:
         return (lowered.translate(_LEET) if leet else lowered), range(len(text))
     pieces = [_fold_char(char, leet) for char in text]
     folded = "".join(pieces)
-    if len(folded) == len(text) and all(len(p) == 1 for p in pieces):
+    if len(folded) == len(text) and "" not in pieces:
+        # As long as the text with no piece empty: every character folded to exactly one.
         return folded, range(len(text))
     return folded, [i for i, piece in enumerate(pieces) for _ in piece]
 
