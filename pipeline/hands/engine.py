@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from pipeline.hands.cards import parse_cards
 from pipeline.hands.conserve import check_chips
@@ -97,8 +98,11 @@ def replay_actions(
     if spec is None or not spec.analysed:
         raise HandIntegrityError("unknown_variant", f"variant {variant!r} is carried but not replayed")
     table = HandState(antes=antes, blinds=blinds, min_bet=min_bet, stacks=stacks, spec=spec)
+    apply = table.apply
     for index, action in enumerate(actions):
-        table.apply(index, action.split(" #", 1)[0].split(" "))
+        if " #" in action:  # a comment; most actions have none, so the split is skipped
+            action = action.split(" #", 1)[0]
+        apply(index, action.split(" "))
     return table.finish(finishing_stacks=finishing_stacks, winnings=winnings, rake=rake, run_count=run_count)
 
 
@@ -131,15 +135,19 @@ class HandState:
         self.partial: list[str] = []
         self.street = PREFLOP
         blinds = list(blinds) or [0] * n
-        antes = list(antes) or [0] * n
-        # Antes and dead blinds are not bets: an uncalled bet is measured without them.
-        self.dead = [self._put(i, antes[i] if i < len(antes) else 0, street_bet=False) for i in range(n)]
-        for i in range(n):
-            self._put(i, blinds[i] if i < len(blinds) else 0, street_bet=True)
+        posted = [*blinds[:n], *[0] * (n - len(blinds))]
+        # Antes and dead blinds are not bets: an uncalled bet is measured without them. Putting in
+        # 0 chips changes nothing, so only the players who post are visited.
+        self.dead = [0] * n
+        for i, ante in enumerate(antes[:n]):
+            if ante:
+                self.dead[i] = self._put(i, ante, street_bet=False)
+        for i, blind in enumerate(posted):
+            if blind:
+                self._put(i, blind, street_bet=True)
         self.big_blind = max([*blinds, min_bet, 1])
         self.min_raise = self.big_blind
         self.aggressor: int | None = None
-        posted = [blinds[i] if i < len(blinds) else 0 for i in range(n)]
         # The first player (from the button) posting the largest blind or straddle closes pre-flop:
         # a player posting a second big blind out of position (new to the table) acts in turn. With
         # no blinds at all (ante-only, bomb pot) the first player after the button is first.
@@ -152,7 +160,7 @@ class HandState:
         pre_start = (biggest + 1) % n
         self.order = [(pre_start + k) % n for k in range(n)]
         self._position = {p: k for k, p in enumerate(self.order)}
-        self.need = {i for i in range(n) if self._can_act(i)}
+        self.need = {i for i, stack in enumerate(self.stacks) if stack > 0}  # nobody has folded yet
         if len(self.need) == 1 and self.to_call(next(iter(self.need))) == 0:
             self.need = set()  # everyone else is all-in on the blinds and nothing is owed
         self.cursor = -1
@@ -219,12 +227,13 @@ class HandState:
             cards = parse_cards(text)
         except ValueError as exc:
             raise HandIntegrityError("bad_cards", str(exc)) from None
+        seen = self.seen_cards
         for c in cards:
             if c is None:
                 continue
-            if c in self.seen_cards:
+            if c in seen:
                 raise HandIntegrityError("duplicate_card", f"card {text} dealt twice")
-            self.seen_cards.add(c)
+            seen.add(c)
         return cards
 
     def _deal(self, parts: list[str]) -> None:
@@ -239,8 +248,8 @@ class HandState:
                 raise HandIntegrityError(
                     "illegal_action", f"p{i + 1} dealt {len(cards)} hole cards, {self.spec.code} deals {want}"
                 )
-            known = tuple(c for c in cards if c is not None)
-            self.holes[i] = known if len(known) == want else None
+            # All known (no None): the tuple itself is the hole, no copy needed.
+            self.holes[i] = None if None in cards else cast("tuple[int, ...]", cards)
             return
         if self.need and self._bomb_pot():
             self.need = set()  # no blinds and nobody acted: the flop comes at once (bomb pot)
@@ -288,13 +297,13 @@ class HandState:
         if expected != i:
             who = "nobody" if expected is None else f"p{expected + 1}"
             raise HandIntegrityError("illegal_action", f"action {index}: p{i + 1} acted but {who} was to act")
-        facing = self.to_call(i)
+        facing = min(self.top - self.bets[i], self.stacks[i])  # self.to_call(i), inlined
         pot_before = self.pot
         active = self._live
         aggressor = self.aggressor
         if verb == "f":
             self.folded[i] = True
-            self._live = tuple(j for j in active if j != i)
+            self._live = tuple([j for j in active if j != i])  # a list is built faster than a generator
             kind, amount = "fold", 0
             self.need.discard(i)
             if len(self._live) == 1:
@@ -370,7 +379,7 @@ class HandState:
         returned = [0] * self.n
         live = [c - d for c, d in zip(self.committed, self.dead, strict=True)]
         ordered = sorted(live, reverse=True)
-        top = max(range(self.n), key=lambda j: live[j])
+        top = live.index(ordered[0])  # the first player with the most in
         if self.n > 1 and ordered[0] > ordered[1]:
             returned[top] = ordered[0] - ordered[1]
             self.committed[top] -= returned[top]

@@ -13,8 +13,9 @@ def side_pots(committed: Sequence[int], folded: Sequence[bool]) -> list[tuple[in
     pots: list[tuple[int, tuple[int, ...]]] = []
     floor = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, floor) for c in committed)
-        eligible = tuple(i for i, c in enumerate(committed) if c >= level and not folded[i])
+        # List comprehensions, not generators: this runs for every hand replayed.
+        amount = sum([min(c, level) for c in committed]) - sum([min(c, floor) for c in committed])
+        eligible = tuple([i for i, c in enumerate(committed) if c >= level and not folded[i]])
         if eligible:
             pots.append((amount, eligible))
         elif pots:
