@@ -125,6 +125,8 @@ def split_blocks(
     `header_starts`: prefixes every header has (lines with another first character are not tested)."""
     first = _AnyChar() if not header_starts else {"\ufeff", *(h[:1] for h in header_starts)}
     block: Block | None = None
+    kept: list[str] = []
+    """`block.lines`, held in a local: this loop runs for every line of every file."""
     for number, text in lines:
         if text[:1] in first:
             if text.startswith("\ufeff"):
@@ -132,14 +134,16 @@ def split_blocks(
             if (not header_starts or text.startswith(header_starts)) and is_header(text):
                 if block is not None:
                     yield block
-                block = Block(number, [text], True)
+                kept = [text]
+                block = Block(number, kept, True)
                 continue
         if block is None:
             if not text.strip():
                 continue
-            block = Block(number, [], False)
-        if len(block.lines) < MAX_BLOCK_LINES:
-            block.lines.append(text.rstrip())
+            kept = []
+            block = Block(number, kept, False)
+        if len(kept) < MAX_BLOCK_LINES:
+            kept.append(text.rstrip())
         else:
             block.overflow = True
     if block is not None:

@@ -92,6 +92,7 @@ class Header:
     """A fast-fold pool (PokerStars Zoom, GGPoker Rush & Cash): a new table and players every hand."""
 
 
+@lru_cache(maxsize=8192)  # pure, and the same few amounts (blinds, antes, stacks) recur in every hand
 def amount(text: str) -> int:
     """Hundredths of '$1,059.65', '1,500', '€0.5' (symbol and thousands separators dropped).
 

@@ -71,6 +71,17 @@ def _chips(value: int, scale: int, line: int) -> int:
     return units
 
 
+def _units(values: list[int], scale: int, line: int) -> list[int]:
+    """`_chips` of each value, in order: one call per field instead of one per player (this runs
+    for every list field of every hand imported); the first value finer than the unit raises."""
+    if scale == 1:
+        return values
+    if any(v % scale for v in values):
+        for v in values:
+            _chips(v, scale, line)
+    return [v // scale for v in values]
+
+
 def _check_total(body: Body, pot: int) -> HandIntegrityError | None:
     """The summary's total against the bets; judged after the replay, whose reasons are sharper."""
     if body.total_pot is None:
@@ -86,13 +97,14 @@ def _check_total(body: Body, pot: int) -> HandIntegrityError | None:
 def _record(body: Body, order: list[str], scale: int, committed: dict[str, int], actions: list[str]) -> dict[str, Any]:
     head = body.header
     hand_id = f"{head.source}-{head.hand}"
-    chips = {p: _chips(body.stacks[p], scale, body.start) for p in order}
-    won = {p: _chips(body.collected.get(p, ZERO), scale, body.start) for p in order}
-    spent = {p: _chips(committed[p], scale, body.start) for p in order}
-    blinds = [_chips(body.blinds.get(p, ZERO), scale, body.start) for p in order]
+    chips = _units([body.stacks[p] for p in order], scale, body.start)
+    won = _units([body.collected.get(p, ZERO) for p in order], scale, body.start)
+    spent = _units([committed[p] for p in order], scale, body.start)
+    blinds = _units([body.blinds.get(p, ZERO) for p in order], scale, body.start)
     fixed = head.variant.startswith("F")
     unit = head.small if fixed else head.big
     min_bet = _chips(unit, scale, body.start) if unit else max([*blinds, 1])
+    antes = _units([body.antes.get(p, ZERO) for p in order], scale, body.start)
     record: dict[str, Any] = {
         "event_id": hand_id,
         "ts": head.ts,
@@ -100,15 +112,15 @@ def _record(body: Body, order: list[str], scale: int, committed: dict[str, int],
         "table_id": safe_id(body.table),
         "game": "tournament" if head.tournament else "cash",
         "variant": head.variant,
-        "antes": [_chips(body.antes.get(p, ZERO), scale, body.start) for p in order],
+        "antes": antes,
         "blinds_or_straddles": blinds,
         "min_bet": max(1, min_bet),
-        "starting_stacks": [chips[p] for p in order],
+        "starting_stacks": chips,
         "players": [safe_id(p) for p in order],
         "seats": [body.seats[p] for p in order],
         "actions": actions,
-        "finishing_stacks": [chips[p] - spent[p] + won[p] for p in order],
-        "winnings": [won[p] for p in order],
+        "finishing_stacks": [c - s + w for c, s, w in zip(chips, spent, won, strict=True)],
+        "winnings": won,
         "rake": _chips(body.house, scale, body.start),
     }
     if body.run_count > 1:
