@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, model_validator
@@ -76,10 +77,13 @@ class HandRecord(Contract):
             raise ValueError(f"bounties/eliminated/places name players not in the hand: {sorted(unknown)}")
         if self.game == "tournament" and self.tournament_id is None:
             raise ValueError("a tournament hand needs tournament_id")
-        for action in self.actions:
-            seat = _actor(action)
-            if seat is not None and not 1 <= seat <= n:
-                raise ValueError(f"action {action!r} names player p{seat} but the hand has {n}")
+        # One regex pass over all actions finds every actor; the per-action loop (which names the
+        # first bad action) runs only when one is out of range.
+        if not all(1 <= int(seat) <= n for seat in _ACTORS.findall("\n".join(self.actions))):
+            for action in self.actions:
+                seat = _actor(action)
+                if seat is not None and not 1 <= seat <= n:
+                    raise ValueError(f"action {action!r} names player p{seat} but the hand has {n}")
         self._replay_once()
         return self
 
@@ -114,6 +118,11 @@ class HandRecord(Contract):
     def partial(self) -> tuple[str, ...]:
         """Why analysis of this hand is incomplete (missing cards, variant), empty when complete."""
         return self._partial
+
+
+_ACTORS = re.compile(r"^(?:d dh )?p(\d+)", re.MULTILINE)
+"""The actor's number at the start of each action line ('d dh p3 ...', 'p3 cc'): what `_actor`
+reads, for actions that passed `ACTION_PATTERN`."""
 
 
 def _actor(action: str) -> int | None:
