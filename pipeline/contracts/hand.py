@@ -79,7 +79,8 @@ class HandRecord(Contract):
             raise ValueError("a tournament hand needs tournament_id")
         # One regex pass over all actions finds every actor; the per-action loop (which names the
         # first bad action) runs only when one is out of range.
-        if not all(1 <= int(seat) <= n for seat in _ACTORS.findall("\n".join(self.actions))):
+        seats = [int(seat) for seat in _ACTORS.findall("\n".join(self.actions))]
+        if seats and not (min(seats) >= 1 and max(seats) <= n):
             for action in self.actions:
                 seat = _actor(action)
                 if seat is not None and not 1 <= seat <= n:

@@ -407,7 +407,7 @@ class HandState:
         return Replay(
             n=self.n, big_blind=self.big_blind, holes=tuple(self.holes), board=tuple(self.board),
             steps=tuple(self.steps), committed=tuple(self.committed), returned=tuple(returned),
-            folded=tuple(self.folded), all_in=tuple(s == 0 for s in self.stacks), showdown=showdown,
+            folded=tuple(self.folded), all_in=tuple([s == 0 for s in self.stacks]), showdown=showdown,
             winnings=final, shown=tuple(self.shown), partial=tuple(dict.fromkeys(partial)),
             variant=self.spec.code,
         )

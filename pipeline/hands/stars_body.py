@@ -94,17 +94,22 @@ def parse_body(lines: list[str], start: int, header: Callable[[str], Header]) ->
     if table["button"] is None:
         raise HandIntegrityError("parse_error", f"line {start + 1}: the table line names no button seat")
     body = Body(head, table["table"], int(table["button"]), start)
-    for offset, line in enumerate(lines[2:], start=2):
-        number = start + offset
+    numbered = enumerate(lines[2:], start=start + 2)
+    # Two loops over one iterator: the body lines up to the summary marker, then the summary's
+    # (only these can be junk), so no line pays for the other part's tests.
+    for number, line in numbered:
         try:
-            if body.in_summary:
-                _summary_line(body, line, number)
-            else:
-                _body_line(body, line, number)
+            _body_line(body, line, number)
         except HandIntegrityError as exc:
-            if str(exc).split(": ", 1)[-1].startswith("line "):
-                raise
-            raise HandIntegrityError(exc.kind, f"line {number}: {str(exc).split(': ', 1)[-1]}") from None
+            raise _at_line(exc, number) from None
+        body.end = number
+        if body.in_summary:
+            break
+    for number, line in numbered:
+        try:
+            _summary_line(body, line, number)
+        except HandIntegrityError as exc:
+            raise _at_line(exc, number) from None
         if not body.junk:
             body.end = number
     if not body.in_summary:
@@ -112,6 +117,13 @@ def parse_body(lines: list[str], start: int, header: Callable[[str], Header]) ->
     if len(body.seats) < 2:
         raise HandIntegrityError("parse_error", f"line {start}: fewer than two players dealt in")
     return body
+
+
+def _at_line(exc: HandIntegrityError, number: int) -> HandIntegrityError:
+    """The error with the line number in front, unless it names its line already."""
+    if str(exc).split(": ", 1)[-1].startswith("line "):
+        return exc
+    return HandIntegrityError(exc.kind, f"line {number}: {str(exc).split(': ', 1)[-1]}")
 
 
 def _not_understood(line: str, number: int) -> HandIntegrityError:
