@@ -128,6 +128,8 @@ class CollusionPartiesDetector(PlaceOrdered):
         list costs ~30 us a line and the model's collusion patterns already cover its shapes."""
         if self.classifier is not None:
             verdict = self.classifier.classify([message.text])[0]
+            if COLLUSION not in verdict.flagged:
+                return None  # `fuse` names only a flagged category or a word list's (never this one)
             words = self.lexicon.find(message.text)
             fused = fuse(verdict, words, hand_running=message.hand_id is not None, text=message.text)
             if fused is None or fused.category != COLLUSION:

@@ -91,9 +91,10 @@ class HarassmentDetector(PlaceOrdered):
         if event.channel == "private":
             return event.recipient_id
         mention: str | None = None
+        known = place.nicknames.view
         for word in _WORD.findall(fold(event.text)):
             name = word.lstrip("@").strip(".-")
-            player = place.nicknames.get(name)
+            player = known.get(name)
             if player is not None and player != event.player_id:
                 return player
             if word.startswith("@") and name and mention is None and name != fold(event.nickname):

@@ -116,7 +116,8 @@ class Lexicon:
 
     def _find(self, text: str) -> list[Span]:
         folded, where = fold_mapped(text)
-        plain = not (_STRETCHED.search(folded) or _SPACED.search(folded) or _MIXED.search(folded))
+        mixed = not folded.isascii() and _MIXED.search(folded)  # mixing needs a Cyrillic letter
+        plain = not (_STRETCHED.search(folded) or _SPACED.search(folded) or mixed)
         if plain and self.index.keys().isdisjoint(_TOKEN.findall(folded)):
             return []
         tokens = _tokens(folded)

@@ -60,22 +60,27 @@ class EventTimeOrder:
 
     def admit(self, message: ChatMessage) -> Sequence[ChatMessage]:
         """Take one message; return those now safe to process, in (`ts`, `event_id`) order."""
-        if message.event_id in self._seen:
+        event_id, ts, newest = message.event_id, message.ts, self._newest
+        if event_id in self._seen:
             self.anomalies["duplicate"] += 1
             return ()
-        self._remember(message)
-        if self._newest is not None and message.ts < self._newest - self.lateness:
+        self._remember(ts, event_id, ts if newest is None or ts > newest else newest)
+        if newest is not None and ts < newest - self.lateness:
             self.anomalies["late"] += 1
             return (message,)
-        if self._newest is None or message.ts > self._newest:
-            self._newest = message.ts
-        if not self.lateness and not self._heap:
-            return (message,)  # no reordering asked for: the fast path
-        heapq.heappush(self._heap, (message.ts, message.event_id, message))
-        watermark = self._newest - self.lateness
+        if newest is None or ts > newest:
+            self._newest = newest = ts
+        heap = self._heap
+        if not self.lateness:
+            if not heap:
+                return (message,)  # no reordering asked for: the fast path
+            heapq.heappush(heap, (ts, event_id, message))
+            return [heapq.heappop(heap)[2] for _ in range(len(heap))]
+        heapq.heappush(heap, (ts, event_id, message))
+        watermark = newest - self.lateness
         out: list[ChatMessage] = []
-        while self._heap and (self._heap[0][0] < watermark or not self.lateness):
-            out.append(heapq.heappop(self._heap)[2])
+        while heap and heap[0][0] < watermark:
+            out.append(heapq.heappop(heap)[2])
         return out
 
     def drain(self) -> list[ChatMessage]:
@@ -84,13 +89,13 @@ class EventTimeOrder:
         self._heap.clear()
         return out
 
-    def _remember(self, message: ChatMessage) -> None:
-        self._seen.add(message.event_id)
-        self._seen_order.append((message.ts, message.event_id))
-        newest = max(message.ts, self._newest) if self._newest is not None else message.ts
+    def _remember(self, ts: datetime, event_id: str, newest: datetime) -> None:
+        seen, order = self._seen, self._seen_order
+        seen.add(event_id)
+        order.append((ts, event_id))
         horizon = newest - self.dedupe_horizon
-        while self._seen_order and (self._seen_order[0][0] < horizon or len(self._seen_order) > self.max_ids):
-            self._seen.discard(self._seen_order.popleft()[1])
+        while order and (order[0][0] < horizon or len(order) > self.max_ids):
+            seen.discard(order.popleft()[1])
 
 
 class PlaceOrdered:

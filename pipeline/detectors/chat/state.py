@@ -8,8 +8,9 @@ history. Wall clock is never read: replays give the same state and the same find
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timedelta
+from types import MappingProxyType
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -24,6 +25,8 @@ class BoundedMap(Generic[K, V]):
             raise ValueError("max_keys must be at least 1")
         self._max = max_keys
         self._data: OrderedDict[K, V] = OrderedDict()
+        self.view: Mapping[K, V] = MappingProxyType(self._data)
+        """Read-only live view: lookups in a hot loop without a method call each (touches nothing)."""
 
     def get_or_create(self, key: K, factory: Callable[[], V]) -> V:
         """The value at `key`, created by `factory` if missing; evicts the oldest key when full."""

@@ -60,7 +60,13 @@ def fold_mapped(text: str, *, leet: bool = True) -> tuple[str, Sequence[int]]:
     Lexicon matches on the folded form are turned back into spans on the original text with it.
     """
     # Digits count as letters only when glued to letters ("1d10t"), not in "lol 123" or "AK 2 outer".
-    leet = leet and _LEET_CONTEXT.search(text) is not None
+    return _fold_mapped(text, leet and _LEET_CONTEXT.search(text) is not None)
+
+
+@lru_cache(maxsize=MEMO_TEXTS)
+def _fold_mapped(text: str, leet: bool) -> tuple[str, Sequence[int]]:
+    # Memoised (so the offsets are a tuple, never a list a caller could change): the lexicon and
+    # the hand-talk phrases fold each line the same way unless it holds leetspeak.
     if text.isascii():
         # Fast path for most chat: ASCII folds one-to-one, so offsets are the identity.
         lowered = text.lower()
@@ -70,7 +76,7 @@ def fold_mapped(text: str, *, leet: bool = True) -> tuple[str, Sequence[int]]:
     if len(folded) == len(text) and "" not in pieces:
         # As long as the text with no piece empty: every character folded to exactly one.
         return folded, range(len(text))
-    return folded, [i for i, piece in enumerate(pieces) for _ in piece]
+    return folded, tuple(i for i, piece in enumerate(pieces) for _ in piece)
 
 
 @lru_cache(maxsize=8192)
