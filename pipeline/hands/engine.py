@@ -228,12 +228,11 @@ class HandState:
         except ValueError as exc:
             raise HandIntegrityError("bad_cards", str(exc)) from None
         seen = self.seen_cards
-        for c in cards:
-            if c is None:
-                continue
-            if c in seen:
-                raise HandIntegrityError("duplicate_card", f"card {text} dealt twice")
-            seen.add(c)
+        known: Sequence[int] = cast("tuple[int, ...]", cards) if None not in cards else [c for c in cards if c is not None]
+        before = len(seen)
+        seen.update(known)
+        if len(seen) != before + len(known):  # a card seen before, or twice in this deal
+            raise HandIntegrityError("duplicate_card", f"card {text} dealt twice")
         return cards
 
     def _deal(self, parts: list[str]) -> None:
@@ -387,9 +386,9 @@ class HandState:
         partial = list(self.partial)
         if not all(self.dealt):
             partial.append("missing_hole_cards")
-        elif any(self.holes[i] is None for i in active) and len(active) >= 2:
+        elif len(active) >= 2 and any([self.holes[i] is None for i in active]):
             partial.append("missing_showdown_cards")
-        elif any(h is None for h in self.holes):
+        elif None in self.holes:
             partial.append("missing_hole_cards")
         showdown = tuple(active) if len(active) >= 2 else ()
         computed = settle(

@@ -13,9 +13,12 @@ def side_pots(committed: Sequence[int], folded: Sequence[bool]) -> list[tuple[in
     pots: list[tuple[int, tuple[int, ...]]] = []
     floor = 0
     for level in levels:
-        # List comprehensions, not generators: this runs for every hand replayed.
-        amount = sum([min(c, level) for c in committed]) - sum([min(c, floor) for c in committed])
-        eligible = tuple([i for i, c in enumerate(committed) if c >= level and not folded[i]])
+        # Levels are the distinct amounts committed, so no player's amount lies strictly between
+        # `floor` and `level`: each player who reached the level adds (level - floor), the rest
+        # nothing (the sum over min(c, level) - min(c, floor), without its two passes).
+        reached = [i for i, c in enumerate(committed) if c >= level]
+        amount = len(reached) * (level - floor)
+        eligible = tuple([i for i in reached if not folded[i]])
         if eligible:
             pots.append((amount, eligible))
         elif pots:
