@@ -92,7 +92,7 @@ class HandRecord(Contract):
         """Replay the actions: illegal or inconsistent hands are rejected (dead-lettered) here;
         variants Railbird does not analyse are accepted and marked partial."""
         try:
-            self._replay = replay_actions(
+            replay = replay_actions(
                 variant=self.variant,
                 antes=self.antes,
                 blinds=self.blinds_or_straddles,
@@ -104,7 +104,9 @@ class HandRecord(Contract):
                 rake=self.rake,
                 run_count=self.run_count,
             )
-            self._partial = self._replay.partial
+            # Set from the local: reading a private attribute back goes through pydantic's __getattr__.
+            self._replay = replay
+            self._partial = replay.partial
         except HandIntegrityError as exc:
             if exc.kind != "unknown_variant":
                 raise

@@ -87,8 +87,12 @@ class Junk:
 Outcome = Imported | Rejected | Junk | Seats
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""What `json.dumps` with these arguments builds on every call, built once (a call per hand)."""
+
+
 def _compact(value: dict[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def _integrity(exc: ValidationError) -> HandIntegrityError | None:

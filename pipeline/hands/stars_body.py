@@ -133,7 +133,12 @@ def _not_understood(line: str, number: int) -> HandIntegrityError:
 
 def _body_line(body: Body, line: str, number: int) -> None:
     # Most lines are "name: verb ..." actions: they are tried first, the rest by their prefix.
-    split = _split_name(body, line)
+    # The usual case (the name ends at the first ': ') is tested here, saving a call per line.
+    cut = line.find(": ")
+    if cut > 0 and ((name := line[:cut]) in body.seats or name in body.absent):
+        _verb(body, name, line[cut + 2 :], number, line)
+        return
+    split = _split_name(body, line) if cut > 0 else None
     if split is not None:
         _verb(body, split[0], split[1], number, line)
     elif line.startswith("*** "):

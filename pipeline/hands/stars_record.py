@@ -17,14 +17,15 @@ def build(body: Body) -> ParsedHand:
     """The record, chats and action lines of a parsed hand; wrong totals are rejected here."""
     head = body.header
     order = sorted(body.seats, key=lambda p: (body.seats[p] - body.button - 1) % 100)
-    index = {p: i + 1 for i, p in enumerate(order)}
+    index = {p: f"p{i + 1}" for i, p in enumerate(order)}
+    """Each player's PHH token ('p3'), formatted once per hand rather than once per action."""
     scale = _scale(body)
-    hole = VARIANTS[head.variant].hole
+    unknown = ("?" * 2 * VARIANTS[head.variant].hole, body.start)
     actions: list[str] = []
     lines: list[int] = []
     for p in order:
-        cards, line = body.holes.get(p, ("?" * 2 * hole, body.start))
-        actions.append(f"d dh p{index[p]} {cards}")
+        cards, line = body.holes.get(p, unknown)
+        actions.append(f"d dh {index[p]} {cards}")
         lines.append(line)
     street = {p: body.blinds.get(p, ZERO) for p in order}
     committed = {p: body.antes.get(p, ZERO) for p in order}
@@ -35,19 +36,19 @@ def build(body: Body) -> ParsedHand:
                 committed[p] += street[p]
             street = dict.fromkeys(order, ZERO)
         elif kind == "fold":
-            actions.append(f"p{index[name]} f")
+            actions.append(f"{index[name]} f")
         elif kind in ("check", "call"):
             street[name] += value
-            actions.append(f"p{index[name]} cc")
+            actions.append(f"{index[name]} cc")
         else:
             street[name] = value  # a bet is the street total, "raises X to Y" gives Y
-            actions.append(f"p{index[name]} cbr {_chips(value, scale, line)}")
+            actions.append(f"{index[name]} cbr {_chips(value, scale, line)}")
         lines.append(line)
     for p in order:
         committed[p] += street[p] - body.returned.get(p, ZERO)
     for p in order:
         if p in body.shown:
-            actions.append(f"p{index[p]} sm {body.shown[p][0]}")
+            actions.append(f"{index[p]} sm {body.shown[p][0]}")
             lines.append(body.shown[p][1])
     record = _record(body, order, scale, committed, actions)
     parsed = ParsedHand(record, _chats(body, order), lines, body.start, body.end, body.junk, body=body)
