@@ -145,7 +145,8 @@ def parse_ps_header(line: str) -> Header:
     rest = line[prefix.end():]
     name, code = _variant(rest)
     tournament = _TOURNAMENT.match(rest)
-    before_date = _DATE.split(rest, maxsplit=1)[0]
+    dates = _dates(rest)
+    before_date = _before_date(rest, dates)
     stakes = _last_stakes(before_date)
     if stakes is None:
         raise HandIntegrityError("parse_error", "line 1: no stakes '(small/big)' in the header")
@@ -156,7 +157,7 @@ def parse_ps_header(line: str) -> Header:
         ante=amount(stakes["ante"]) if stakes["ante"] else None,
         currency="" if tournament else _symbol(stakes["a"], stakes["b"]),
         tournament=tournament["t"] if tournament else None, level=level["lvl"] if level else None,
-        ts=timestamp(rest), fast_fold=line.startswith("PokerStars Zoom "),
+        ts=_timestamp(dates), fast_fold=line.startswith("PokerStars Zoom "),
     )
 
 
@@ -170,10 +171,11 @@ def parse_gg_header(line: str) -> Header:
     tournament = _TOURNAMENT.match(rest)
     event = rest[tournament.end() : rest.find(name)] if tournament else ""
     level = _GG_LEVEL.search(rest)
+    dates = _dates(rest)
     if level is not None:
         small, big, ante = level["a"], level["b"], level["ante"]
     else:
-        stakes = _last_stakes(_DATE.split(rest, maxsplit=1)[0])
+        stakes = _last_stakes(_before_date(rest, dates))
         if stakes is None:
             raise HandIntegrityError("parse_error", "line 1: no stakes in the header")
         small, big, ante = stakes["a"], stakes["b"], stakes["ante"]
@@ -184,15 +186,29 @@ def parse_gg_header(line: str) -> Header:
         small=amount(small) if small else None, big=amount(big) if big else None,
         ante=amount(ante) if ante else None, currency="" if tournament else _symbol(small, big, ante),
         tournament=tournament["t"] if tournament else None, level=level["lvl"] if level else None,
-        ts=timestamp(rest), bounty_event=_BOUNTY_EVENT.search(event) is not None,
+        ts=_timestamp(dates), bounty_event=_BOUNTY_EVENT.search(event) is not None,
         fast_fold=prefix["hand"].startswith("RC"),
     )
+
+
+def _dates(text: str) -> list[re.Match[str]]:
+    """Every date of a header, found once: the search is the costliest step of a header's parse
+    (it is tried at every position), and both the stakes and the time need the dates."""
+    return list(_DATE.finditer(text))
+
+
+def _before_date(text: str, dates: list[re.Match[str]]) -> str:
+    """The header up to its first date (`_DATE.split(text, maxsplit=1)[0]`)."""
+    return text[: dates[0].start()] if dates else text
 
 
 def timestamp(text: str) -> str:
     """UTC ISO time of a header: the ET time in brackets when given (with US daylight saving),
     else the first date with its zone (a zone-less time is taken as UTC, as GGPoker writes it)."""
-    dates = list(_DATE.finditer(text))
+    return _timestamp(_dates(text))
+
+
+def _timestamp(dates: list[re.Match[str]]) -> str:
     if not dates:
         raise HandIntegrityError("parse_error", "line 1: no date in the header")
     chosen = next((d for d in dates if d["tz"] in ("ET", "EDT", "EST")), dates[0])
