@@ -61,7 +61,8 @@ def _classifier(kind: str) -> TextClassifier | None:
 
 def _forget_memos() -> None:
     text.fold.cache_clear()
-    text._fold_mapped.cache_clear()
+    text._fold_mapped_plain.cache_clear()
+    text._fold_mapped_leet.cache_clear()
     shouting._loudness.cache_clear()
 
 

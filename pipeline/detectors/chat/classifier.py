@@ -123,6 +123,7 @@ class CachedClassifier:
     def __init__(self, inner: TextClassifier, *, max_texts: int = 16_384) -> None:
         # Sized like the lexicon's memo: the place-keyed detectors (harassment, collusion parties)
         # ask about a line `lateness` (30 s, thousands of lines) after the per-player ones did.
+        # With 4,096 the bench's traffic reached the model with 22,952 lines, with this 17,059.
         self._inner = inner
         self._seen: BoundedMap[str, TextVerdict] = BoundedMap(max_keys=max_texts)
 

@@ -103,14 +103,15 @@ class Lexicon:
     index: Mapping[str, tuple[tuple[tuple[str, ...], str], ...]]
     # Several detectors ask about the same message; the answer for a text never changes. Sized
     # for the place-keyed detectors, which see a line `lateness` (30 s) after the others do: at
-    # a few hundred lines a second that is thousands of lines later.
-    _recent: BoundedMap[str, list[Span]] = field(default_factory=lambda: BoundedMap(max_keys=MEMO_TEXTS))
+    # a few hundred lines a second that is thousands of lines later. Tuples, not lists: the
+    # garbage collector stops tracking them (most are the empty one), so a big memo costs no GC time.
+    _recent: BoundedMap[str, tuple[Span, ...]] = field(default_factory=lambda: BoundedMap(max_keys=MEMO_TEXTS))
 
     def find(self, text: str) -> list[Span]:
         """Every match as a span on `text` labelled with its category, left to right."""
         known = self._recent.get(text)
         if known is None:
-            known = self._find(text)
+            known = tuple(self._find(text))
             self._recent.put(text, known)
         return list(known)
 

@@ -60,13 +60,25 @@ def fold_mapped(text: str, *, leet: bool = True) -> tuple[str, Sequence[int]]:
     Lexicon matches on the folded form are turned back into spans on the original text with it.
     """
     # Digits count as letters only when glued to letters ("1d10t"), not in "lol 123" or "AK 2 outer".
-    return _fold_mapped(text, leet and _LEET_CONTEXT.search(text) is not None)
+    if leet and _LEET_CONTEXT.search(text) is not None:
+        return _fold_mapped_leet(text)
+    return _fold_mapped_plain(text)
+
+
+# Memoised (so the offsets are a tuple, never a list a caller could change): the lexicon and the
+# hand-talk phrases fold each line the same way unless it holds leetspeak. One cache per mode,
+# keyed by the text alone: a one-string key is stored as is, not as a GC-tracked tuple.
+@lru_cache(maxsize=MEMO_TEXTS)
+def _fold_mapped_plain(text: str) -> tuple[str, Sequence[int]]:
+    return _fold_mapped(text, False)
 
 
 @lru_cache(maxsize=MEMO_TEXTS)
+def _fold_mapped_leet(text: str) -> tuple[str, Sequence[int]]:
+    return _fold_mapped(text, True)
+
+
 def _fold_mapped(text: str, leet: bool) -> tuple[str, Sequence[int]]:
-    # Memoised (so the offsets are a tuple, never a list a caller could change): the lexicon and
-    # the hand-talk phrases fold each line the same way unless it holds leetspeak.
     if text.isascii():
         # Fast path for most chat: ASCII folds one-to-one, so offsets are the identity.
         lowered = text.lower()
