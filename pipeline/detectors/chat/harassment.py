@@ -92,7 +92,11 @@ class HarassmentDetector(PlaceOrdered):
             return event.recipient_id
         mention: str | None = None
         known = place.nicknames.view
-        for word in _WORD.findall(fold(event.text)):
+        folded = fold(event.text)
+        words = _WORD.findall(folded)
+        if "@" not in folded and "." not in folded and "-" not in folded and known.keys().isdisjoint(words):
+            return None  # most lines: no mention, and no word is a nickname seen here
+        for word in words:
             name = word.lstrip("@").strip(".-")
             player = known.get(name)
             if player is not None and player != event.player_id:
