@@ -138,7 +138,7 @@ def _body_line(body: Body, line: str, number: int) -> None:
     if cut > 0 and ((name := line[:cut]) in body.seats or name in body.absent):
         _verb(body, name, line[cut + 2 :], number, line)
         return
-    split = _split_name(body, line) if cut > 0 else None
+    split = _split_name(body, line, line.find(": ", cut + 1)) if cut > 0 else None  # a name holding ': '
     if split is not None:
         _verb(body, split[0], split[1], number, line)
     elif line.startswith("*** "):
@@ -198,9 +198,9 @@ def _seat(body: Body, line: str, number: int) -> None:
         body.head_bounty[name] = amount(m["bounty"])
 
 
-def _split_name(body: Body, line: str) -> tuple[str, str] | None:
-    """(player, rest) of a 'name: rest' line; the name must be seated (names may hold ': ')."""
-    i = line.find(": ")
+def _split_name(body: Body, line: str, i: int) -> tuple[str, str] | None:
+    """(player, rest) of a 'name: rest' line, trying the ': ' at `i` and those after it; the
+    name must be seated (names may hold ': ')."""
     while i > 0:
         name = line[:i]
         if name in body.seats or name in body.absent:
