@@ -159,11 +159,30 @@ def _body_line(body: Body, line: str, number: int) -> None:
 
 
 def _dealt(body: Body, line: str, number: int) -> None:
-    m = g.DEALT.match(line)
-    if m is None or m["name"] not in body.seats:
+    found = _dealt_fields(line)
+    if found is None or found[0] not in body.seats:
         raise HandIntegrityError("parse_error", f"line {number}: cards dealt to a player not seated: {line[:60]!r}")
-    if m["cards"]:
-        body.holes[m["name"]] = ("".join(m["cards"].split()), number)
+    name, cards = found
+    if cards:
+        body.holes[name] = ("".join(cards.split()), number)
+
+
+def _dealt_fields(line: str) -> tuple[str, str | None] | None:
+    """(name, cards or None) as `g.DEALT` reads a 'Dealt to ' line. Its lazy name makes that
+    regex slow, and every GGPoker hand has a line per player: the two usual shapes are read here,
+    the regex does the rest. "Dealt to NAME": the name is the text less trailing whitespace.
+    "Dealt to NAME [CARDS]" with NAME before the first " [" and no "]" inside CARDS: the lazy
+    name can end at no earlier " [", so it ends there."""
+    if "[" not in line:
+        name = line[9:].rstrip()
+        if name:
+            return name, None
+    elif line.endswith("]"):
+        cut = line.find(" [", 10)
+        if cut > 0 and "]" not in line[cut + 2 : -1]:
+            return line[9:cut], line[cut + 2 : -1]
+    m = g.DEALT.match(line)
+    return None if m is None else (m["name"], m["cards"])
 
 
 def _marker(body: Body, line: str, number: int) -> None:
