@@ -138,7 +138,8 @@ def _body_line(body: Body, line: str, number: int) -> None:
     if cut > 0 and ((name := line[:cut]) in body.seats or name in body.absent):
         _verb(body, name, line[cut + 2 :], number, line)
         return
-    split = _split_name(body, line, line.find(": ", cut + 1)) if cut > 0 else None  # a name holding ': '
+    later = line.find(": ", cut + 1) if cut > 0 else -1
+    split = _split_name(body, line, later) if later > 0 else None  # a name holding ': '
     if split is not None:
         _verb(body, split[0], split[1], number, line)
     elif line.startswith("*** "):
@@ -335,7 +336,7 @@ def _summary_line(body: Body, line: str, number: int) -> None:
         return
     if not line.strip():
         return
-    if m := g.TOTAL.match(line):
+    if line.startswith("Total pot ") and (m := g.TOTAL.match(line)):  # the prefix TOTAL needs
         body.total_pot = (body.money(m["pot"], number), number)
         for house in g.HOUSE.finditer(line):
             body.house += body.money(house["amt"], number)
