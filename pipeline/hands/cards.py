@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -31,6 +32,7 @@ _CARD_INTS: dict[str, int | None] = {"??": None} | {
 } | {r.lower() + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS) if r.isalpha()}
 
 
+@lru_cache(maxsize=8192)  # pure, returns a tuple; '????' and the 1,326 two-card holes recur all the time
 def parse_cards(text: str) -> tuple[int | None, ...]:
     """Cards of a PHH card string ('AcKd', '????'); unknown cards are None."""
     if len(text) % 2:
