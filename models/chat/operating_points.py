@@ -7,7 +7,8 @@
   and keeps every language within its clean budget.
 - **Automatic-action point** (`ChatModel.auto_thresholds`): the lowest score at or above the
   review point from which every higher slice of the dev lines scored past it is at least
-  `min_precision` right (the line breaks the category's house rule), with at least
+  `min_precision` right (the line breaks the category's house rule; for hate and sexual, which
+  past this point need no span to tell them from an insult, the line is of that category), with at least
   `min_support` lines past it. Categories that never reach it get no automatic point.
 
 Dev lines are also what errors are read from, so these figures are optimistic on dev; the
@@ -35,6 +36,7 @@ from models.chat.classifier import (
     ChatClassifier,
 )
 from pipeline.categories import MODEL_SCORED, rule_of
+from pipeline.detectors.chat.fusion import NAMED_BY_EVIDENCE
 
 CLEAN = "clean"
 
@@ -51,6 +53,22 @@ class PointTargets:
     as 0.15-0.22 for spam and hate, and then flagged short table talk the dev set happens not to
     hold ("only 20 left", "треба кави"); below even odds the head is not saying "offence"."""
     auto_floor: float = 0.5
+
+
+GUARD_LINES: tuple[tuple[str, str], ...] = (
+    ("I hate rivers", "hate"),
+    ("I hate this site", "hate"),
+    ("butuh kopi", "criminal"),
+    ("cần cà phê", "criminal"),
+    ("anyone watching football?", "criminal"),
+    ("jam berapa di sana?", "personal_info"),
+)
+"""The team's own regression lines (never evaluation text) that a category's review point must
+leave alone: everyday talk the heads of a retrained model scored past a dev-chosen point ("I hate
+rivers" 0.62 as hate, "butuh kopi" 0.83 as criminal, 2 Dec). The dev set holds no such line, so
+the chooser alone cannot see them; before this list the points were raised by hand after
+training, which a retrain did not reproduce. A guarded point is the guard's score + 0.0001
+(model card, "operating points")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +167,17 @@ def automatic_points(
 ) -> dict[str, float]:
     """Per category the lowest threshold whose every upper slice is `min_precision` right."""
     rules = [rule_of(ln.label) if ln.label != CLEAN else "" for ln in lines]
+    labels = [ln.label for ln in lines]
     out: dict[str, float] = {}
     for j, category in enumerate(MODEL_SCORED):
-        right = np.array([r == rule_of(category) for r in rules])
+        if category in NAMED_BY_EVIDENCE:
+            # Past its automatic point hate (or sexual) stands without the span that tells it
+            # from an insult (fusion), so there the line must be of the category itself: an
+            # insult scored as hate is right by rule (chat.3) but mislabels the case and its
+            # sanction ("fuck you" muted as hate).
+            right = np.array([label == category for label in labels])
+        else:
+            right = np.array([r == rule_of(category) for r in rules])
         order = np.argsort(-scores[:, j], kind="stable")
         ranked, correct = scores[order, j], right[order]
         hits = np.cumsum(correct)
@@ -187,8 +213,23 @@ def with_operating_points(
     on thresholds)."""
     goals = targets or PointTargets()
     scores, ruled = score_matrix(classifier, lines)
-    review = review_points(scores, lines, goals, ruled)
+    review = guarded(review_points(scores, lines, goals, ruled), classifier, GUARD_LINES)
     automatic = automatic_points(scores, lines, review, goals)
     return dataclasses.replace(
         model, thresholds={**model.thresholds, **review}, auto_thresholds=automatic
     )
+
+
+def guarded(review: dict[str, float], classifier: ChatClassifier, guards: Sequence[tuple[str, str]]) -> dict[str, float]:
+    """The review points raised just above every guard line's score in its category (see
+    `GUARD_LINES`); the automatic points are then chosen at or above these."""
+    if not guards:
+        return review
+    heads, _ = score_matrix(classifier, [DevLine("", CLEAN, text) for text, _ in guards])
+    out = dict(review)
+    for row, (_, category) in enumerate(guards):
+        score = float(heads[row, MODEL_SCORED.index(category)])
+        if out.get(category, 1.0) <= score:
+            out[category] = round(min(score + 0.0001, 1.0), 4)
+    return out
+

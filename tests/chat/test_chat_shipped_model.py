@@ -33,6 +33,9 @@ KNOWN_MISSES = {
     # pinned here, listed in models/MODEL_CARD.md "Known weaknesses", and the first thing to fix:
     # a new miss fails this test, and so does a fixed one (take it off the list).
     ("insult", "uk", "сука, як можна так грати"): (),
+    # Third authored round (2 Dec): selling accounts and chips is read as the criminal trade it
+    # also is, not as the advert (spam) the simulator planted.
+    ("spam", "uk", "продаю акаунти і фішки недорого, пиши"): ("criminal",),
     ("threat", "vi", "đi chết đi {v}"): (),
     ("threat", "hu", "dögölj meg {v}"): (),
     ("threat", "uk", "здохни {v}"): (),
@@ -45,6 +48,9 @@ KNOWN_MISSES = {
 }
 KNOWN_FALSE_FLAGS = {
     "what's your telegram group about?": ("personal_info",),
+    # Third authored round (2 Dec): "I agree to split" from the simulator's open final-table deal
+    # talk reads as a private split agreement without the table's context (collusion 0.96).
+    "mình đồng ý chia": ("collusion_talk",),
 }
 """Table talk the shipped model flags (pinned like KNOWN_MISSES, same card section)."""
 
@@ -69,12 +75,25 @@ def test_poker_talk_and_simulated_table_talk_are_left_alone(pipeline: Pipeline) 
     # Found by hand on 30 Nov: a phone call and chips won in a pot are neither advice nor an offer.
     lines += ["brb phone call", "call 911 lol", "a video call, back soon", "thanks for the free chips",
               "what's your telegram group about?"]
+    # After-hand talk is sent outside a running hand only: inside one, naming folded cards ("I folded
+    # two pair there") is what the hand-in-play rule bans (house rules 2: "naming cards ... while
+    # the hand is running"), and a model that flags it there is right.
+    after = {line for group in phrases.AFTER_HAND.values() for line in group}
     flagged = {}
     for i, line in enumerate(lines):
-        found = _categories(pipeline, line, 10_000 + i) | _categories(pipeline, line, 20_000 + i, hand_id="h1")
+        found = _categories(pipeline, line, 10_000 + i)
+        if line not in after:
+            found |= _categories(pipeline, line, 20_000 + i, hand_id="h1")
         if found:
             flagged[line] = tuple(sorted(found))
     assert flagged == KNOWN_FALSE_FLAGS
+
+
+def test_naming_folded_cards_during_a_running_hand_is_hand_in_play(pipeline: Pipeline) -> None:
+    """The same after-hand line is hand-in-play talk while a hand runs and clean after it."""
+    line = "I folded two pair there"
+    assert _categories(pipeline, line, 40_000) == set()
+    assert _categories(pipeline, line, 40_001, hand_id="h1") == {"hand_in_play"}
 
 
 def test_profanity_at_a_player_is_an_insult_not_hate(pipeline: Pipeline) -> None:

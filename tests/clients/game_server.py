@@ -15,7 +15,7 @@ from typing import Any
 from confluent_kafka import Consumer, KafkaException, Message, Producer, TopicPartition
 
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
-HEADERS = [("game-server", b"gs-eu-1"), ("traceparent", b"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")]
+HEADERS: list[tuple[str, str | bytes | None]] = [("game-server", b"gs-eu-1"), ("traceparent", b"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")]
 
 
 def producer(bootstrap: str, codec: str = "none", **extra: Any) -> Producer:

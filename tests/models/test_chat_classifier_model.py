@@ -105,7 +105,13 @@ def test_property_scores_bounded_and_flags_consistent(texts: list[str]) -> None:
     assert len(verdicts) == len(texts)
     for text, v in zip(texts, verdicts, strict=True):
         assert all(0.0 <= s <= 1.0 for s in v.scores.values())
-        assert all(v.scores[c] >= clf.model.thresholds.get(c, 0.6) for c in v.flagged)
+        for c in v.flagged:
+            limit = clf.model.thresholds.get(c, 0.6)
+            if c == "insult" and any(s.label in ("insult", "sexual") for s in v.spans):
+                # A listed word backs an insult at the toxic head's point, which may lie below
+                # the insult head's own review point (classifier.py: word-backed insult).
+                limit = min(limit, clf.model.thresholds.get("toxic", limit))
+            assert v.scores[c] >= limit, (text, c)
         assert list(v.flagged) == sorted(v.flagged, key=lambda c: -v.scores[c])
         assert all(0 <= s.start <= s.end <= len(text) for s in v.spans)
 
