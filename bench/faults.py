@@ -36,6 +36,19 @@ from tests.faults.traffic import chat_traffic, oracle, reorder_lateness_s, water
 RESULTS = Path(__file__).resolve().parent / "results" / "faults.json"
 
 
+def anomalies_logged(logs: Path) -> dict[str, int]:
+    """`<detector> <kind>` -> messages the consumers logged as anomalous (`late`: beyond the reorder
+    lateness, so judged out of order) over every consumer process of the run, killed ones included."""
+    found: Counter[str] = Counter()
+    for path in sorted(logs.glob("consume-*.log")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            marker = '"detector anomalies: '
+            if marker in line:
+                detector, kind, plus = line.split(marker, 1)[1].split('"', 1)[0].split()
+                found[f"{detector} {kind}"] += int(plus.lstrip("+"))
+    return dict(found)
+
+
 def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path, client: str = "kafka-python") -> dict[str, object]:
     """One run; the figures (raises AssertionError if an effect was lost or duplicated)."""
     lateness = reorder_lateness_s(rate)
@@ -89,6 +102,7 @@ def run(*, events: int, kills: int, rate: float, seed: int, workdir: Path, clien
         "oracle_automatic_sanctions": len(expected.automatic_actions),
         "lost_findings": len(set(expected.findings) - acc.findings), "duplicated_effects": duplicated,
         "missing_by_detector": dict(missing), "extra_by_detector": dict(extra),
+        "anomalies_logged": anomalies_logged(workdir / "logs"),
         "order_sensitive": order_sensitive_difference(acc, expected), **figures,
         "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count()},
     }

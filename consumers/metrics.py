@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -36,6 +36,8 @@ class ConsumerMetrics:
     anomalies: Gauge
     blocked: Gauge
     undecodable: Counter
+    last_anomalies: dict[tuple[str, str], int] = field(default_factory=dict)
+    """The anomaly counts last set, so an increase is logged once (see `count_batch`)."""
 
     @classmethod
     def create(cls, registry: CollectorRegistry) -> ConsumerMetrics:
@@ -126,3 +128,11 @@ def count_batch(metrics: ConsumerMetrics, handled: Sequence[Handled], anomalies:
             metrics.events_out.labels(h.record.topic, "finding").inc(len(h.findings))
     for (detector, kind), n in anomalies.items():
         metrics.anomalies.labels(detector, kind).set(n)
+        before = metrics.last_anomalies.get((detector, kind), 0)
+        if n > before:
+            # A gauge dies with its process (a SIGKILL, a crash loop); the log line stays. A `late`
+            # message (beyond the reorder lateness, e.g. after a failover slower than it) is judged
+            # out of order, so that detector's findings may differ from in-order delivery.
+            log.warning("detector anomalies: %s %s +%d", detector, kind, n - before,
+                        extra={"detector": detector, "kind": kind, "count": n})
+        metrics.last_anomalies[(detector, kind)] = n

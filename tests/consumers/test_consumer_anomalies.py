@@ -4,11 +4,15 @@ lateness bounds exactness (docs/operations.md), so exceeding it must not go unse
 from __future__ import annotations
 
 import json
+import logging
 from datetime import timedelta
 
+import pytest
 from kafka import TopicPartition
+from prometheus_client import CollectorRegistry
 
 from consumers.input_stage import InputProcessor
+from consumers.metrics import ConsumerMetrics, count_batch
 from consumers.processing import KeyedProcessor
 from pipeline.contracts import CHAT
 from pipeline.detector import Detector
@@ -55,10 +59,27 @@ def _run(lines: list[bytes]) -> tuple[KeyedProcessor, list[tuple[str, dict[str, 
     return keyed, [(s.name, s.labels, s.value) for m in stage2.metrics.registry.collect() for s in m.samples]
 
 
-def test_a_line_later_than_the_reorder_lateness_shows_in_the_anomaly_gauge() -> None:
-    keyed, samples = _run([_line(0, 0), _line(1, 10), _line(2, 60), _line(3, 3)])  # e3: 57 s behind
+def test_a_line_later_than_the_reorder_lateness_shows_in_the_anomaly_gauge(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="railbird.consumer"):
+        keyed, samples = _run([_line(0, 0), _line(1, 10), _line(2, 60), _line(3, 3)])  # e3: 57 s behind
     assert _gauge(samples, "late") == 1
     assert keyed.anomalies() == {("chat.shouting_match", "late"): 1}
+    # ...and in the log, which outlives a killed process's gauge.
+    assert [r.getMessage() for r in caplog.records if r.getMessage().startswith("detector anomalies")] == [
+        "detector anomalies: chat.shouting_match late +1"]
+
+
+def test_only_an_increase_of_an_anomaly_count_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """A rebalance rebuilds the detectors (their counts restart lower): no line for that, one for
+    each later increase."""
+    metrics = ConsumerMetrics.create(CollectorRegistry())
+    key = ("chat.harassment", "late")
+    with caplog.at_level(logging.WARNING, logger="railbird.consumer"):
+        for n in (2, 2, 5, 1, 2):
+            count_batch(metrics, [], {key: n})
+    logged = [r.getMessage() for r in caplog.records if r.getMessage().startswith("detector anomalies")]
+    assert logged == ["detector anomalies: chat.harassment late +2", "detector anomalies: chat.harassment late +3",
+                      "detector anomalies: chat.harassment late +1"]
 
 
 def test_lines_within_the_lateness_leave_the_gauge_unset() -> None:
