@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from pipeline.categories import CATEGORIES, rule_of
 from pipeline.findings import Span
 
 AUTOMATIC_POINT = "automatic_point"
@@ -21,7 +22,12 @@ def automatic_evidence(verdict: TextVerdict | None, category: str) -> dict[str, 
     operating points (policy then uses its score floor)."""
     if verdict is None or verdict.automatic is None:
         return {}
-    return {AUTOMATIC_POINT: category in verdict.automatic}
+    # The point of any category under the finding's house rule counts: one rule, one sanction.
+    # "kys" is fused as a threat (a pattern names it) while the model is sure of an insult; both
+    # are rule chat.3, and the model's certainty of a chat.3 offence is what the mute rests on.
+    rule = rule_of(category) if category in CATEGORIES else None
+    return {AUTOMATIC_POINT: category in verdict.automatic
+            or (rule is not None and any(CATEGORIES.get(c, ("", ""))[1] == rule for c in verdict.automatic))}
 
 
 @dataclass(frozen=True, slots=True)

@@ -337,10 +337,13 @@ class ChatClassifier:
             # threshold as before (the patterns name the act; on independent chat they flag
             # almost no clean line, dev set); automatic action only ever comes from the head.
             heads_past = {c for c, limit, _ in head_limits if scores[c] >= limit}
-            automatic = tuple(c for c in heads_past if scores[c] >= autos[c]) if stated else None
             if analysis.lexicon_hits and toxic >= word_backed and toxic >= floors.get("insult", 0.0):
                 heads_past.add("insult")
                 scores["insult"] = max(scores["insult"], toxic)
+            # After the word-backed insult: a listed word the toxic head is sure of ("you are a
+            # retard": toxic 1.0, insult head 0.93) reaches the automatic point like the insult
+            # head would; the chooser scores dev lines the same way (operating_points.score_matrix).
+            automatic = tuple(c for c in heads_past if scores[c] >= autos[c]) if stated else None
             for category, score in ruled.items():
                 if score >= RULE_THRESHOLD and score >= floors.get(category, 0.0):
                     heads_past.add(category)

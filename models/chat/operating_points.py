@@ -109,6 +109,7 @@ def score_matrix(classifier: ChatClassifier, lines: Sequence[DevLine]) -> tuple[
             heads[i, spam] = min(heads[i, spam], UNSURE_SPAM)
         if analysis.lexicon_hits and toxic[i] >= word_backed:
             ruled[i, insult] = True
+            heads[i, insult] = max(heads[i, insult], toxic[i])  # the verdict's word-backed insult score
     return heads, ruled
 
 

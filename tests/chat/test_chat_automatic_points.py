@@ -76,3 +76,15 @@ def test_hand_talk_needs_the_models_hand_in_play_flag() -> None:
     assert HandInPlayDetector(classifier=no).process(line) == ()
     assert HandInPlayDetector(classifier=yes).process(line)
     assert HandInPlayDetector(classifier=legacy).process(line)  # no operating points: phrases alone
+
+
+def test_the_automatic_point_of_any_category_under_the_same_rule_counts() -> None:
+    """"kys" is fused as a threat while the model is sure of an insult: both are rule chat.3, one
+    sanction, so the threat finding carries the automatic point; spam (another rule) does not."""
+    from pipeline.text_model import automatic_evidence
+
+    sure_insult = TextVerdict(scores={"insult": 0.99, "threat": 0.9}, flagged=("insult", "threat"), automatic=("insult",))
+    assert automatic_evidence(sure_insult, "threat") == {AUTOMATIC_POINT: True}
+    assert automatic_evidence(sure_insult, "insult") == {AUTOMATIC_POINT: True}
+    assert automatic_evidence(sure_insult, "spam") == {AUTOMATIC_POINT: False}
+    assert automatic_evidence(TextVerdict(scores={}, automatic=None), "insult") == {}
