@@ -56,10 +56,16 @@ def test_watch_stops_the_lanes_on_a_new_revision_only():
 def test_threshold_overrides_reach_the_chat_model(tmp_path: Path):
     settings = Settings(env="test", data_dir=tmp_path)
     default = load_chat_classifier(settings)
-    tuned = load_chat_classifier(settings, {"insult": 0.999, "threat": 0.3})
+    text = ["you are a stupid idiot"]
+    verdict = default.classify(text)[0]
+    assert "insult" in verdict.flagged
+    # An override above the line's score (insult head, or the toxic head backing its listed word):
+    # halfway from that score to 1, so the test holds whatever the shipped model scores below 1.
+    score = max(verdict.scores["insult"], verdict.scores.get("toxic", 0.0))
+    assert score < 1.0
+    high = score + (1.0 - score) / 2
+    tuned = load_chat_classifier(settings, {"insult": high, "threat": 0.3})
     base = default.model.thresholds  # type: ignore[attr-defined]
     got = tuned.model.thresholds  # type: ignore[attr-defined]
-    assert got["insult"] == 0.999 and got["threat"] == 0.3 and got["hate"] == base["hate"]
-    text = ["you are a stupid idiot"]
-    assert "insult" in default.classify(text)[0].flagged
+    assert got["insult"] == high and got["threat"] == 0.3 and got["hate"] == base["hate"]
     assert "insult" not in tuned.classify(text)[0].flagged
