@@ -25,9 +25,9 @@ def automatic_evidence(verdict: TextVerdict | None, category: str) -> dict[str, 
     # The point of any category under the finding's house rule counts: one rule, one sanction.
     # "kys" is fused as a threat (a pattern names it) while the model is sure of an insult; both
     # are rule chat.3, and the model's certainty of a chat.3 offence is what the mute rests on.
-    rule = rule_of(category) if category in CATEGORIES else None
+    reached_rules = {rule_of(c) for c in verdict.automatic if c in CATEGORIES}
     return {AUTOMATIC_POINT: category in verdict.automatic
-            or (rule is not None and any(CATEGORIES.get(c, ("", ""))[1] == rule for c in verdict.automatic))}
+            or (category in CATEGORIES and rule_of(category) in reached_rules)}
 
 
 @dataclass(frozen=True, slots=True)
