@@ -9,6 +9,14 @@ every entry names its source record (`rb-src`) for dead letters and logs.
 
 Bundle layout: magic `RBB1`, then per entry four big-endian u32 lengths (key, detectors, source,
 value) followed by those bytes.
+
+Progress marks: every bundle also carries, in its `rb-wm` header, the newest event time (epoch ms)
+each input partition of the batch delivered (`chat.messages/3=1733140000123;...`), and a batch
+sends a bundle to every partition of the re-key topic (an empty one where it routes nothing), so
+each stage-2 partition knows how far every input partition has got, not only the ones whose keys
+it holds. `expand` turns the header into a mark entry after the bundle's events (no key, no value,
+the `rb-wm` header): the ordering detectors hold a lagging partition's places back by it
+(`pipeline.detectors.chat.order`, "Sources").
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ BUNDLE_HEADER = "rb-bundle"
 SOURCE_TOPIC_HEADER = "rb-topic"
 SOURCE_HEADER = "rb-src"
 DETECTORS_HEADER = "rb-detectors"
+MARKS_HEADER = "rb-wm"
 _LENGTHS = struct.Struct(">IIII")
 
 
@@ -97,16 +106,41 @@ def expand(records: Iterable[RecordLike]) -> list[RecordLike]:
         except BundleError:
             out.append(record)
             continue
-        source_topic = _source_topic(record)
+        source_topic = _header(record, SOURCE_TOPIC_HEADER)
         for key, detectors, source, value in fields:
             headers = ((SOURCE_TOPIC_HEADER, source_topic), (SOURCE_HEADER, source), (DETECTORS_HEADER, detectors))
             out.append(Entry(record.topic, record.partition, record.offset, record.timestamp, key, value, headers))
+        marks = _header(record, MARKS_HEADER)
+        if marks:
+            mark = ((SOURCE_TOPIC_HEADER, source_topic), (MARKS_HEADER, marks))
+            out.append(Entry(record.topic, record.partition, record.offset, record.timestamp, None, None, mark))
     return out
 
 
-def _source_topic(record: RecordLike) -> bytes:
+def is_mark(record: RecordLike) -> bool:
+    """True for the progress-mark entry `expand` puts after a bundle's events."""
+    return record.key is None and any(k == MARKS_HEADER for k, _ in record.headers or ())
+
+
+def encode_marks(newest: dict[str, int]) -> bytes:
+    """The `rb-wm` header value: input partition ("topic/partition") -> newest event time (ms)."""
+    return ";".join(f"{source}={ms}" for source, ms in sorted(newest.items())).encode()
+
+
+def decode_marks(raw: str) -> dict[str, int]:
+    """`encode_marks` read back; `BundleError` on anything else."""
+    out: dict[str, int] = {}
+    for item in raw.split(";"):
+        source, sep, ms = item.rpartition("=")
+        if not sep or not source or not ms.isdigit():
+            raise BundleError(f"bad progress mark {item[:80]!r}")
+        out[source] = int(ms)
+    return out
+
+
+def _header(record: RecordLike, name: str) -> bytes:
     for k, v in record.headers or ():
-        if k == SOURCE_TOPIC_HEADER and v is not None:
+        if k == name and v is not None:
             return v
     return b""
 

@@ -157,7 +157,7 @@ class InputProcessor:
                 by_key.setdefault(key, []).append(name)
         if keys and not here and len(errors) == len(keys):
             return all_failed(record, errors), []
-        routes = tuple(_route(names, key, record, self._prefix) for key, names in by_key.items())
+        routes = tuple(_route(names, key, record, event, self._prefix) for key, names in by_key.items())
         return Handled(record, tuple(findings), routes, errors=tuple(errors)), here
 
     def anomalies(self) -> dict[tuple[str, str], int]:
@@ -197,7 +197,7 @@ def _merge(base: Handled, local: Handled, detectors: int) -> Handled:
                    skipped=(*base.skipped, *local.skipped))
 
 
-def _route(detectors: list[str], key: str, record: RecordLike, prefix: str) -> Route:
+def _route(detectors: list[str], key: str, record: RecordLike, event: Event, prefix: str) -> Route:
     return Route(
         topic=rekey_topic(record.topic, prefix),
         input_topic=record.topic,
@@ -205,4 +205,5 @@ def _route(detectors: list[str], key: str, record: RecordLike, prefix: str) -> R
         detectors=",".join(detectors).encode(),
         source=f"{record.topic}/{record.partition}/{record.offset}".encode(),
         value=record.value or b"",
+        ts_ms=int(event.ts.timestamp() * 1000),
     )

@@ -5,21 +5,34 @@ from __future__ import annotations
 
 from kafka.errors import KafkaError
 
-from consumers.bundle import BUNDLE_HEADER, SOURCE_TOPIC_HEADER, bundles, pack
+from consumers.bundle import BUNDLE_HEADER, MARKS_HEADER, SOURCE_TOPIC_HEADER, bundles, encode_marks, pack
 from consumers.ports import Message, ProducerPort, SendFuture
 from consumers.processing import Route
 from consumers.retry import TransientError
 
 
 def bundle_routes(producer: ProducerPort, routes: list[Route]) -> list[Message]:
-    """One bundle record per re-key partition (see `consumers.bundle`)."""
+    """One bundle record per re-key partition (see `consumers.bundle`): every partition of each
+    re-key topic the batch routes to gets one, empty where no route goes, all carrying the
+    batch's progress marks (newest event time per input partition)."""
     if not routes:
         return []
     sizes = {t: len(producer.partitions_for(t)) for t in {r.topic for r in routes}}
     grouped = bundles(((r.topic, r.key, r.detectors, r.source, r.value) for r in routes), sizes)
-    source = {r.topic: r.input_topic.encode() for r in routes}
-    headers = {topic: [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, name)] for topic, name in source.items()}
-    return [(topic, None, pack(entries), headers[topic], partition) for (topic, partition), entries in grouped.items()]
+    newest: dict[str, dict[str, int]] = {}
+    for r in routes:
+        source = r.source.decode().rpartition("/")[0]
+        marks = newest.setdefault(r.topic, {})
+        if r.ts_ms > marks.get(source, -1):
+            marks[source] = r.ts_ms
+    headers = {
+        r.topic: [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, r.input_topic.encode()), (MARKS_HEADER, encode_marks(newest[r.topic]))]
+        for r in routes
+    }
+    return [
+        (topic, None, pack(grouped.get((topic, partition), [])), headers[topic], partition)
+        for topic, n in sizes.items() for partition in range(n)
+    ]
 
 
 def send(producer: ProducerPort, message: Message) -> SendFuture:

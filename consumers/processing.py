@@ -17,11 +17,19 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Protocol
 
 from kafka import TopicPartition
 
-from consumers.bundle import DETECTORS_HEADER, SOURCE_TOPIC_HEADER, expand
+from consumers.bundle import (
+    DETECTORS_HEADER,
+    MARKS_HEADER,
+    SOURCE_TOPIC_HEADER,
+    BundleError,
+    decode_marks,
+    expand,
+)
 from consumers.changelog import Changelog, stores_of
 from consumers.ports import Message, RecordLike
 from pipeline.contracts import DecodeError, Event, decode
@@ -42,6 +50,8 @@ class Route:
     source: bytes
     value: bytes
     input_topic: str
+    ts_ms: int = 0
+    """The event's time (epoch ms): the lane's progress marks are built from it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,11 +160,28 @@ class HistoryReader(Protocol):
     def read(self, tp: TopicPartition, *, lookback_s: float, until_offset: int) -> Iterable[RecordLike]: ...
 
 
-Parsed = tuple[str, list[str], Event] | Handled
-"""A re-keyed entry's source topic, detector names and event; or its dead-letter reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """A bundle's progress marks: input partition -> newest event time it delivered."""
+
+    newest: tuple[tuple[str, datetime], ...]
+
+
+Parsed = tuple[str, list[str], Event] | Marks | Handled
+"""A re-keyed entry's source topic, detector names and event; progress marks; or its dead-letter
+reason."""
 
 
 def _parse(record: RecordLike, cache: DecodeCache) -> Parsed:
+    marks = header(record, MARKS_HEADER)
+    if marks is not None:
+        try:
+            decoded = decode_marks(marks)
+        except BundleError as exc:
+            return Handled(record, dead=("invalid", f"re-keyed bundle: {exc}"))
+        return Marks(tuple((s, datetime.fromtimestamp(ms / 1000, UTC)) for s, ms in decoded.items()))
     source = header(record, SOURCE_TOPIC_HEADER)
     names = (header(record, DETECTORS_HEADER) or "").split(",")
     if source is None or not names[0]:
@@ -194,6 +221,8 @@ class PartitionState:
     """Pipelines by detector list (see `KeyedProcessor._pipeline_for`)."""
     stores: dict[str, DurableState] = field(default_factory=dict)
     """The detectors' durable stores (only with a changelog)."""
+    everything: Pipeline | None = None
+    """All the partition's detectors, for progress marks (built at the first)."""
 
 
 class KeyedProcessor:
@@ -242,7 +271,7 @@ class KeyedProcessor:
         parsed = [(state, record, _parse(record, cache)) for state, record in items]
         wanted: dict[tuple[int, str], tuple[Detector, list[Event]]] = {}
         for state, _, p in parsed:
-            if isinstance(p, Handled):
+            if isinstance(p, Handled | Marks):
                 continue
             _, names, event = p
             for name in names:
@@ -251,7 +280,26 @@ class KeyedProcessor:
                     wanted.setdefault((id(state), name), (detector, []))[1].append(event)
         for detector, events in wanted.values():
             prefetch([detector], events)
-        return [p if isinstance(p, Handled) else self._apply(state, record, *p) for state, record, p in parsed]
+        return [
+            p if isinstance(p, Handled) else self._advance(state, record, p) if isinstance(p, Marks)
+            else self._apply(state, record, *p)
+            for state, record, p in parsed
+        ]
+
+    def _advance(self, state: PartitionState, record: RecordLike, marks: Marks) -> Handled:
+        """Tell the partition's ordering detectors how far each input partition has got; the
+        findings of what that releases belong to this (bundle) record."""
+        if state.everything is None:
+            state.everything = Pipeline(state.detectors, rules=self._rules)
+        for store in state.stores.values():
+            store.at(record.offset)
+        findings: list[Finding] = []
+        errors: list[DetectorError] = []
+        for source, newest in marks.newest:
+            outcome = state.everything.advance(source, newest)
+            findings.extend(outcome.findings)
+            errors.extend(outcome.errors)
+        return Handled(record, tuple(findings), errors=tuple(errors))
 
     def _apply(self, state: PartitionState, record: RecordLike, source: str, names: list[str], event: Event) -> Handled:
         # One event reaches a partition once per distinct state key: dedupe on (key, event).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Protocol, runtime_checkable
 
 from pipeline.contracts import Event
@@ -116,6 +116,17 @@ class FlushingDetector(Detector, Protocol):
 
     def flush(self) -> Sequence[Finding]:
         """The findings of what is still held back (a replayed file's end, never a live stream)."""
+        ...
+
+
+@runtime_checkable
+class SourceTimedDetector(Detector, Protocol):
+    """Puts its input back in event-time order across the input partitions it comes from, and is
+    told how far each has got (`pipeline.detectors.chat.order`, "Sources")."""
+
+    def advance(self, source: str, newest: datetime) -> Sequence[Finding]:
+        """`source` (an input partition) has delivered everything up to `newest`; the findings of
+        what that releases."""
         ...
 
 

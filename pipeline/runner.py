@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 from pipeline.contracts import INPUT_TOPICS, Event
-from pipeline.detector import Detector, FlushingDetector, RulesDetector
+from pipeline.detector import Detector, FlushingDetector, RulesDetector, SourceTimedDetector
 from pipeline.findings import Finding
 from pipeline.policy import propose_actions
 from pipeline.rules import RulesConfig
@@ -63,6 +64,27 @@ class Pipeline:
             rules = self._rules_of[detector.name]
             findings.extend(f.with_actions(propose_actions(f, rules=rules)) for f in produced)
         return Outcome(tuple(findings), tuple(errors))
+
+    def advance(self, source: str, newest: datetime) -> Outcome:
+        """An input partition's progress (`SourceTimedDetector`), told to every detector that
+        orders by it: the findings of what it releases, with their actions."""
+        findings: list[Finding] = []
+        errors: list[DetectorError] = []
+        for detector in self._unique():
+            if not isinstance(detector, SourceTimedDetector):
+                continue
+            try:
+                produced = detector.advance(source, newest)
+            except Exception as exc:  # noqa: BLE001 - as in `process`: report, keep the others
+                errors.append(DetectorError(detector.name, f"(progress of {source})", f"{type(exc).__name__}: {exc}"))
+                continue
+            rules = self._rules_of[detector.name]
+            findings.extend(f.with_actions(propose_actions(f, rules=rules)) for f in produced)
+        return Outcome(tuple(findings), tuple(errors))
+
+    def _unique(self) -> list[Detector]:
+        """Every detector once (one may read several topics), in registry order."""
+        return list({d.name: d for ds in self._by_topic.values() for d in ds}.values())
 
     def flush(self) -> Outcome:
         """End of input: the findings of events the detectors still hold back (reorder buffers of

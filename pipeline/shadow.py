@@ -31,6 +31,7 @@ from pipeline.detector import (
     DurableState,
     FlushingDetector,
     PrefetchingDetector,
+    SourceTimedDetector,
     StatefulDetector,
 )
 from pipeline.detectors.chat.lexicon import compile_lexicon
@@ -133,6 +134,10 @@ class ShadowDetector:
     def flush(self) -> Sequence[Finding]:
         """What the wrapped detector still holds back, marked shadow."""
         return _marked(self._inner.flush()) if isinstance(self._inner, FlushingDetector) else ()
+
+    def advance(self, source: str, newest: datetime) -> Sequence[Finding]:
+        """An input partition's progress, for a wrapped detector that orders by it, marked shadow."""
+        return _marked(self._inner.advance(source, newest)) if isinstance(self._inner, SourceTimedDetector) else ()
 
 
 class DurableShadowDetector(ShadowDetector):

@@ -10,7 +10,7 @@ from kafka import TopicPartition
 from prometheus_client import CollectorRegistry
 
 from consumers.api_client import ReviewApiClient
-from consumers.bundle import expand, partition_of
+from consumers.bundle import expand, is_mark, partition_of
 from consumers.input_stage import InputProcessor
 from consumers.lane import Lane, LaneConfig
 from consumers.metrics import ConsumerMetrics
@@ -95,13 +95,15 @@ def routed(producer: FakeProducer) -> list[tuple[int, bytes, dict[str, bytes]]]:
         rekey_log(producer).log.get(TopicPartition(REKEY, 0), [])
         + rekey_log(producer).log.get(TopicPartition(REKEY, 1), [])
     ):
+        if is_mark(record):
+            continue
         assert record.key is not None
         out.append((record.partition, record.key, {k: v or b"" for k, v in record.headers or ()}))
     return out
 
 
 def entries_below(log: FakeConsumer, offsets: dict[TopicPartition, int]) -> int:
-    """How many routed entries the bundles below these offsets hold."""
+    """How many entries (routed events and progress marks) the bundles below these offsets hold."""
     return sum(len(expand(log.log.get(tp, [])[:off])) for tp, off in offsets.items())
 
 
@@ -117,7 +119,13 @@ def test_stateless_detectors_run_inline_and_stateful_ones_are_routed_by_their_ke
     headers = entries[0][2]
     assert headers["rb-topic"] == b"chat.messages" and headers["rb-src"].startswith(b"chat.messages/")
     assert headers["rb-detectors"] == b"test.burst", "the stateless detector is never routed"
-    assert len(producer.sent_to(REKEY)) == 1, "both routes travel in one bundle"
+    bundles = producer.sent_to(REKEY)
+    assert sorted(p for p, _, _, _ in bundles) == [0, 1], "every re-key partition gets the batch's bundle"
+    sizes = sorted(sum(not is_mark(e) for e in expand([FakeRecord(REKEY, p or 0, 0, k, v, tuple(h or ()))]))
+                   for p, k, v, h in bundles)
+    assert sizes == [0, 2], "both routes travel in one bundle, the other partition's is empty"
+    marks = {dict(h or ())["rb-wm"] for _, _, _, h in bundles}
+    assert len(marks) == 1 and b"chat.messages/" in marks.pop(), "each carries the batch's progress marks"
 
 
 def test_one_route_per_distinct_state_key_listing_the_detectors_that_share_it() -> None:
@@ -236,9 +244,9 @@ def test_a_routed_record_the_broker_does_not_ack_is_resent_before_the_commit() -
     )
     consumer.rebalance([TopicPartition(CHAT, 0)])
     step(lane)
-    entries = expand(
+    entries = [e for e in expand(
         [FakeRecord(REKEY, p or 0, 0, k, v, tuple(h or ())) for p, k, v, h in producer.sent_to(REKEY)]
-    )
+    ) if not is_mark(e)]
     assert {json.loads(e.value or b"")["event_id"] for e in entries} == {"e0", "e1", "e2"}
     assert consumer.commits == [{TopicPartition(CHAT, 0): 3}]
 

@@ -76,6 +76,8 @@ class CollusionPartiesDetector(PlaceOrdered):
     reply_window: timedelta = timedelta(seconds=90)
     max_keys: int = 50_000
     lateness: timedelta = DEFAULT_LATENESS
+    hold: timedelta | None = None
+    """How far a lagging input partition may hold the others back (None: `order.HOLD_FACTOR` x lateness)."""
     name: str = "chat.collusion_parties"
     topics: frozenset[str] = frozenset({CHAT})
     _state: BoundedMap[str, _Place] = field(init=False)
@@ -83,7 +85,7 @@ class CollusionPartiesDetector(PlaceOrdered):
 
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
-        self._order = EventTimeOrder(lateness=self.lateness)
+        self._order = EventTimeOrder(lateness=self.lateness, hold=self.hold)
 
     def _judge(self, message: ChatMessage) -> Sequence[Finding]:
         place = self._state.get_or_create(place_of(message), self._new_place)

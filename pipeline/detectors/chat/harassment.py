@@ -55,6 +55,8 @@ class HarassmentDetector(PlaceOrdered):
     max_keys: int = 50_000
     lateness: timedelta = DEFAULT_LATENESS
     """Messages up to this far behind the newest are put back in event-time order (see `order`)."""
+    hold: timedelta | None = None
+    """How far a lagging input partition may hold the others back (None: `order.HOLD_FACTOR` x lateness)."""
     name: str = "chat.harassment"
     topics: frozenset[str] = frozenset({CHAT})
     _state: BoundedMap[str, _Place] = field(init=False)
@@ -62,7 +64,7 @@ class HarassmentDetector(PlaceOrdered):
 
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
-        self._order = EventTimeOrder(lateness=self.lateness)
+        self._order = EventTimeOrder(lateness=self.lateness, hold=self.hold)
 
     def _judge(self, event: ChatMessage) -> Sequence[Finding]:
         """Learn the sender's nickname, find the target, score hostility, report a pattern once."""

@@ -14,6 +14,17 @@ Release is strict (`ts < watermark`): a message exactly `lateness` behind the ne
 be followed by one with the same `ts` and a smaller id, so it waits. The watermark is one per
 detector instance (all places it serves), so a quiet table's last lines are released by traffic
 elsewhere; `drain` releases the rest at the end of a replay or on a clean shutdown.
+
+**Sources.** In the streaming runtime a place's lines come through the re-key topic from several
+input partitions, and a partition whose consumer failed over lags behind the others by the
+failover's length: with the watermark above alone, its lines arrive "late" once that exceeds
+`lateness` (and the findings then depend on the interleaving). So the runtime also reports, per
+input partition (`source`), the newest event time it has delivered (`advance`), and the watermark
+is held at the slowest source's newest minus `lateness`: a lagging partition holds the others back
+instead of arriving late. A source more than `hold` behind the newest is treated as idle (a
+partition without traffic would otherwise stop every release) and no longer holds anything back,
+so a failover longer than `hold` is again the late case, counted. With no sources reported (a
+replayed file, which is in event-time order already) the watermark is as above.
 """
 
 from __future__ import annotations
@@ -29,9 +40,13 @@ from pipeline.detectors.chat.evidence import place_of
 from pipeline.findings import Finding
 
 DEFAULT_LATENESS = timedelta(seconds=30)
-"""How far behind the newest message a message may arrive and still be put back in order: a
-consumer failover (session timeout 10 s, rebalance, one batch) delays one input partition's
-messages behind the others' by up to ~15 s; 30 s covers it with a margin."""
+"""How far behind the newest message of its own input partition a message may arrive and still be
+put back in order (disorder within a partition: game servers' clocks and batching); also the
+bound across partitions when the runtime reports no sources."""
+
+HOLD_FACTOR = 10
+"""`hold` = this x `lateness` unless given: how far a lagging input partition may hold the others
+back (5 min at the default lateness; covers a consumer failover and a restart with a margin)."""
 
 
 @dataclass(slots=True)
@@ -43,15 +58,25 @@ class EventTimeOrder:
     """Event time for which ids are remembered to drop redeliveries (longer than every window of
     the detectors using it, so a redelivered line is never counted twice in one episode)."""
     max_ids: int = 500_000
+    hold: timedelta | None = None
+    """How far behind the newest a reporting source may hold the watermark back (None: `HOLD_FACTOR`
+    x `lateness`)."""
     anomalies: Counter[str] = field(default_factory=Counter)
     _heap: list[tuple[datetime, str, ChatMessage]] = field(default_factory=list)
     _newest: datetime | None = None
+    _sources: dict[str, datetime] = field(default_factory=dict)
+    _floor: datetime | None = None
+    """The highest watermark applied so far: a message below it is late (something after it is out)."""
     _seen: set[str] = field(default_factory=set)
     _seen_order: deque[tuple[datetime, str]] = field(default_factory=deque)
 
     def __post_init__(self) -> None:
         if self.lateness < timedelta(0):
             raise ValueError("lateness must not be negative")
+        if self.hold is None:
+            self.hold = self.lateness * HOLD_FACTOR
+        elif self.hold < self.lateness:
+            raise ValueError("hold must not be shorter than lateness")
 
     @property
     def pending(self) -> int:
@@ -65,20 +90,50 @@ class EventTimeOrder:
             self.anomalies["duplicate"] += 1
             return ()
         self._remember(ts, event_id, ts if newest is None or ts > newest else newest)
-        if newest is not None and ts < newest - self.lateness:
+        floor = self._floor
+        if floor is not None and ts < floor:
             self.anomalies["late"] += 1
             return (message,)
         if newest is None or ts > newest:
-            self._newest = newest = ts
+            self._newest = ts
         heap = self._heap
         if not self.lateness:
+            self._floor = self._newest  # every message is released at once: older ones are late
             if not heap:
                 return (message,)  # no reordering asked for: the fast path
             heapq.heappush(heap, (ts, event_id, message))
             return [heapq.heappop(heap)[2] for _ in range(len(heap))]
         heapq.heappush(heap, (ts, event_id, message))
+        return self._release()
+
+    def advance(self, source: str, newest: datetime) -> list[ChatMessage]:
+        """`source` (an input partition) has delivered every message up to `newest` (event time):
+        release what no reporting source can still precede. A source's time never goes back (a
+        re-delivered report is older and changes nothing)."""
+        known = self._sources.get(source)
+        if known is None or newest > known:
+            self._sources[source] = newest
+        # What a source delivered to other places is delivered too: it moves the newest time here,
+        # so a quiet place is released by traffic elsewhere, as with messages.
+        if self._newest is None or newest > self._newest:
+            self._newest = newest
+        return self._release() if self._heap else []
+
+    def _watermark(self, newest: datetime) -> datetime:
         watermark = newest - self.lateness
-        out: list[ChatMessage] = []
+        if self._sources:
+            assert self.hold is not None  # set in __post_init__
+            active = [t for t in self._sources.values() if t >= newest - self.hold]
+            if active:
+                watermark = min(watermark, min(active) - self.lateness)
+        return watermark
+
+    def _release(self) -> list[ChatMessage]:
+        assert self._newest is not None  # only called once a message was admitted
+        watermark = self._watermark(self._newest)
+        if self._floor is None or watermark > self._floor:
+            self._floor = watermark
+        heap, out = self._heap, []
         while heap and heap[0][0] < watermark:
             out.append(heapq.heappop(heap)[2])
         return out
@@ -122,6 +177,10 @@ class PlaceOrdered:
         if not isinstance(event, ChatMessage):
             return ()
         return [f for message in self._order.admit(event) for f in self._judge(message)]
+
+    def advance(self, source: str, newest: datetime) -> list[Finding]:
+        """An input partition's progress (see `EventTimeOrder.advance`): judge what it releases."""
+        return [f for message in self._order.advance(source, newest) for f in self._judge(message)]
 
     def flush(self) -> list[Finding]:
         """Judge the messages still held back (end of a replay or a clean shutdown)."""

@@ -151,13 +151,15 @@ class ShoutingMatchDetector(_Shouts, PlaceOrdered):
     """
 
     lateness: timedelta = DEFAULT_LATENESS
+    hold: timedelta | None = None
+    """How far a lagging input partition may hold the others back (None: `order.HOLD_FACTOR` x lateness)."""
     name: str = "chat.shouting_match"
     topics: frozenset[str] = frozenset({CHAT})
     _order: EventTimeOrder = field(init=False)
 
     def __post_init__(self) -> None:
         _Shouts.__post_init__(self)
-        self._order = EventTimeOrder(lateness=self.lateness)
+        self._order = EventTimeOrder(lateness=self.lateness, hold=self.hold)
 
     def _judge(self, event: ChatMessage) -> Sequence[Finding]:
         """Report a match once per window."""
