@@ -15,15 +15,21 @@ The chat taps and `chat.repeat_offender` share one offence ledger. A shadow copy
 `OverlayLedger`: the live ledger's offences without those of the detectors in shadow, plus its own.
 Its prior-offence counts (and so the first-offence auto-mute) are then those of the room where the
 candidates replace the live detectors; with the live configuration they equal the live ones.
+
+`chat.classifier` in shadow: its copy and the live one share their last message's findings
+(`SharedClassifierFindings`). The candidate thresholds change the verdict of few messages; where
+the verdict is the same, the second of the two to see the message takes the first one's findings
+(before the tap adds the prior offences of its own ledger) instead of fusing and building them again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from pipeline.contracts import Event
+from pipeline.contracts import ChatMessage, Event
 from pipeline.detector import (
     CountingDetector,
     Detector,
@@ -34,13 +40,14 @@ from pipeline.detector import (
     SourceTimedDetector,
     StatefulDetector,
 )
+from pipeline.detectors.chat.classifier import ClassifierDetector
 from pipeline.detectors.chat.lexicon import compile_lexicon
 from pipeline.detectors.chat.offences import Offence
-from pipeline.detectors.chat.repeat import OffenceLedger, RepeatOffenderDetector
+from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
 from pipeline.findings import Finding
 from pipeline.registry import build_detectors
 from pipeline.rules import RulesConfig
-from pipeline.text_model import TextClassifier
+from pipeline.text_model import TextClassifier, TextVerdict
 
 PREFIX = "shadow:"
 
@@ -146,6 +153,18 @@ class DurableShadowDetector(ShadowDetector):
     def __init__(self, inner: DurableDetector, *, rules: RulesConfig, store: ShadowStore) -> None:
         super().__init__(inner, rules=rules)
         self._store = store
+        self._overlay = inner.durable if isinstance(inner.durable, OverlayLedger) else None
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """As `ShadowDetector.process`; an overlay ledger merges a player's offences once per call."""
+        overlay = self._overlay
+        if overlay is None:
+            return super().process(event)
+        overlay.hold()
+        try:
+            return super().process(event)
+        finally:
+            overlay.release()
 
     @property
     def durable(self) -> ShadowStore:
@@ -155,6 +174,80 @@ class DurableShadowDetector(ShadowDetector):
 
 def _marked(findings: Sequence[Finding]) -> tuple[Finding, ...]:
     return tuple(f.model_copy(update={"shadow": True}) for f in findings)
+
+
+class _LastFindings:
+    """The last message a `SharedClassifierFindings` pair handled: event, verdict, findings."""
+
+    __slots__ = ("event", "findings", "verdict")
+
+    def __init__(self) -> None:
+        self.event: Event | None = None
+        self.verdict: TextVerdict | None = None
+        self.findings: Sequence[Finding] = ()
+
+
+class SharedClassifierFindings:
+    """A `ClassifierDetector` that takes its twin's findings for the same message when both got
+    the same verdict. Its findings are a function of the message and the verdict alone (the word
+    list is one object for both, the name is `chat.classifier` in both), so they are identical;
+    a different verdict (the candidate thresholds flag otherwise), or any other message, is
+    classified as before."""
+
+    def __init__(self, inner: ClassifierDetector, last: _LastFindings) -> None:
+        self._inner = inner
+        self._last = last
+
+    @property
+    def inner(self) -> ClassifierDetector:
+        """The wrapped detector."""
+        return self._inner
+
+    @property
+    def name(self) -> str:
+        """The wrapped detector's name."""
+        return self._inner.name
+
+    @property
+    def topics(self) -> frozenset[str]:
+        """The wrapped detector's topics."""
+        return self._inner.topics
+
+    def key(self, event: Event) -> str:
+        """The wrapped detector's key."""
+        return self._inner.key(event)
+
+    def prefetch(self, events: Sequence[Event]) -> None:
+        """The wrapped detector's prefetch."""
+        self._inner.prefetch(events)
+
+    def process(self, event: Event) -> Sequence[Finding]:
+        """The twin's findings for this very message under the same verdict, else the wrapped one's."""
+        if not isinstance(event, ChatMessage):
+            return self._inner.process(event)
+        verdict = self._inner.classifier.classify([event.text])[0]
+        last = self._last
+        if last.event is event and last.verdict == verdict:
+            return last.findings
+        findings = self._inner.process(event)  # a cache hit for the verdict: the same one
+        last.event, last.verdict, last.findings = event, verdict, findings
+        return findings
+
+
+def _share_classifier_findings(live: dict[str, Detector], candidates: dict[str, Detector]) -> None:
+    """Wrap both sets' `chat.classifier` (a ledger tap around a `ClassifierDetector`, one word
+    list for both) in `SharedClassifierFindings` with one memo; anything else is left as it is."""
+    name = "chat.classifier"
+    a, b = live.get(name), candidates.get(name)
+    if not (isinstance(a, LedgerTap) and isinstance(b, LedgerTap)):
+        return
+    x, y = a.inner, b.inner
+    if not (type(x) is ClassifierDetector and type(y) is ClassifierDetector
+            and x.lexicon is y.lexicon and x.name == y.name == name):
+        return
+    last = _LastFindings()
+    live[name] = dataclasses.replace(a, inner=SharedClassifierFindings(x, last))
+    candidates[name] = dataclasses.replace(b, inner=SharedClassifierFindings(y, last))
 
 
 class OverlayLedger(OffenceLedger):
@@ -170,9 +263,40 @@ class OverlayLedger(OffenceLedger):
         self._live = live
         self._hidden = hidden
         self._order = order
+        self._memo: dict[tuple[str, datetime], list[tuple[datetime, Offence]]] | None = None
+
+    def hold(self) -> None:
+        """Until `release`: the live ledger does not change (a shadow copy is processing one
+        message), so each player's merged offences are kept until this ledger records one."""
+        self._memo = {}
+
+    def release(self) -> None:
+        """Merge on every read again."""
+        self._memo = None
+
+    def record(self, player_id: str, ts: datetime, offence: Offence) -> None:
+        """As `OffenceLedger.record` (into this ledger's own offences)."""
+        if self._memo:
+            self._memo.clear()
+        super().record(player_id, ts, offence)
+
+    def restore(self, key: str, value: bytes, *, before: int) -> None:
+        """As `OffenceLedger.restore`."""
+        if self._memo:
+            self._memo.clear()
+        super().restore(key, value, before=before)
 
     def offences(self, player_id: str, now: datetime) -> list[tuple[datetime, Offence]]:
         """Both ledgers' offences in the window ending at `now`, oldest first (newest 64, as live)."""
+        memo = self._memo
+        if memo is None:
+            return self._merged(player_id, now)
+        kept = memo.get((player_id, now))
+        if kept is None:
+            kept = memo[(player_id, now)] = self._merged(player_id, now)
+        return list(kept)
+
+    def _merged(self, player_id: str, now: datetime) -> list[tuple[datetime, Offence]]:
         own = super().offences(player_id, now)
         seen = {(o.event_id, o.finding_id) for _, o in own}
         base = [(t, o) for t, o in self._live.offences(player_id, now)
@@ -242,4 +366,6 @@ def build_with_shadows(
         order={name: i for i, name in enumerate(live)})
     candidates = build_detectors(rules=shadow_rules, classifier=shadow_classifier, chat_lateness=chat_lateness,
                                  chat_ledger=overlay, chat_lexicon=lexicon)
+    if "chat.classifier" in names:
+        _share_classifier_findings(live, candidates)
     return with_shadows(live, candidates, names=names, rules=shadow_rules)
