@@ -20,8 +20,10 @@ place-keyed chat detectors hold messages back by their reorder lateness. Events 
 from __future__ import annotations
 
 import contextlib
+import gc
+import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -40,6 +42,8 @@ batches), as a lane does with a poll batch."""
 EXAMPLES: Final = 5
 """Examples kept per detector and side of the diff."""
 ERRORS_KEPT: Final = 20
+GC_GEN0: Final = 50_000
+"""The cyclic collector's first-generation threshold during a run (Python's default: 700)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +197,42 @@ def run_window(
     order given (per partition offset order, as the stream read them), flush at the end, and keep
     the findings of `detectors` (None: all) whose time the window reports on. Records of topics
     the chosen detectors' families do not consume are counted and skipped undecoded."""
+    with _collector_for_a_run():
+        return _run(pipeline, records, window, detectors, progress, progress_every)
+
+
+_gc_lock = threading.Lock()
+_gc_runs = 0
+_gc_saved: tuple[int, int, int] = gc.get_threshold()
+
+
+@contextlib.contextmanager
+def _collector_for_a_run() -> Iterator[None]:
+    """A run allocates a few objects per event (decoded events, detector state, findings) and
+    keeps most of them, so the cyclic collector's young-generation passes, every 700 allocations,
+    walk live objects for nothing, and each full pass walks the loaded model too: ~15 % of a run's
+    CPU. During a run the objects that exist before it (the model, the pipeline) are frozen out of
+    collection (`gc.freeze`) and the first generation is collected every `GC_GEN0` allocations;
+    both are undone when the last concurrent run ends. Only the work changes, never a result."""
+    global _gc_runs, _gc_saved
+    with _gc_lock:
+        if _gc_runs == 0:
+            _gc_saved = gc.get_threshold()
+            gc.freeze()
+            gc.set_threshold(GC_GEN0, *_gc_saved[1:])
+        _gc_runs += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_runs -= 1
+            if _gc_runs == 0:
+                gc.set_threshold(*_gc_saved)
+                gc.unfreeze()
+
+
+def _run(pipeline: Pipeline, records: Iterable[tuple[str, bytes]], window: RetroWindow,
+         detectors: frozenset[str] | None, progress: ProgressFn | None, progress_every: int) -> RetroResult:
     result = RetroResult()
     batch: list[tuple[str, Event]] = []
     reached: datetime | None = None
