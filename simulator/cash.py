@@ -8,6 +8,7 @@ from simulator.chatter import Chatter, HandWindow
 from simulator.config import HAND_SECONDS
 from simulator.dealing import Deal, hole_texts, order_from_button, play
 from simulator.decisions import Tactics
+from simulator.games import NLHE, Game
 from simulator.population import Player
 from simulator.seating import Seat, Seating, TableInfo
 from simulator.world import World
@@ -41,13 +42,16 @@ class CashTable:
     def __init__(
         self, world: World, chatter: Chatter, *, table_id: str, level: tuple[str, int, int], fmt: str,
         max_seats: int, plots: dict[str, Plot], hunts: dict[str, Hunt], reserved: bool = False,
+        game: Game = NLHE,
     ) -> None:
         self.world = world
         self.chatter = chatter
         self.level_id, self.sb, self.bb = level
         self.fmt = fmt
         self.reserved = reserved
-        self.seating = Seating(world, TableInfo(table_id, "cash", fmt, self.level_id), max_seats)
+        self.game = game
+        info = TableInfo(table_id, "cash", fmt, self.level_id, variant=game.seat_variant)
+        self.seating = Seating(world, info, max_seats)
         self.pending: list[Player] = []
         self.button = 0
         self.hand_no = 0
@@ -234,7 +238,7 @@ class CashTable:
             table_id=self.table_id, game="cash", blind_level=self.level_id,
             players=tuple(s.player for s in order), seats=tuple(s.number for s in order),
             stacks=tuple(s.stack for s in order), small_blind=self.sb, big_blind=self.bb,
-            all_in_or_fold=self.fmt == "all_in_or_fold", tactics=tactics,
+            all_in_or_fold=self.fmt == "all_in_or_fold", tactics=tactics, rules=self.game,
         )
         outcome = play(world, deal, start=start, end=end, hand_id=hand_id)
         for seat, stack in zip(order, outcome.finishing, strict=True):

@@ -101,6 +101,10 @@ class RoomConfig:
     """True: the recurring bounty tournaments (`bounty_every_minutes`) are single-table 9-seat
     knockout sit & gos, so the pair that registers together sits together (in a multi-table
     tournament the seat draw and table balancing decide that); False keeps them 45-player MTTs."""
+    plo_share: float = 0.0
+    """Share of the cash tables (All-In or Fold excepted: it has no pot limit) that deal pot-limit
+    Omaha instead of no-limit hold'em, spread evenly over the table plan; the chip-dumping pair's
+    heads-up table counts as the last one. 0 keeps every default figure; 1 makes a PLO room."""
     agreement_chat: bool = True
     """False plants bounty agreements with no agreement talk at all (the pair's deal was made off
     the platform): no private messages, no collusion_talk row, truth `detail["chat"] = False`."""

@@ -10,6 +10,7 @@ from pipeline.contracts import HAND, HandRecord
 from simulator.cards import cards_text
 from simulator.decisions import Tactics
 from simulator.engine import HandOutcome, HandSetup, Pot, play_hand
+from simulator.games import NLHE, Game
 from simulator.population import Player
 from simulator.world import World
 
@@ -32,6 +33,8 @@ class Deal:
     tactics: Tactics = field(default_factory=Tactics)
     tournament_id: str | None = None
     bounties: dict[str, int] | None = None
+    rules: Game = NLHE
+    """The game dealt (hold'em or Omaha); `game` is cash or tournament."""
 
 
 def order_from_button(seat_numbers: Sequence[int], button: int) -> list[int]:
@@ -72,7 +75,7 @@ def play(world: World, deal: Deal, *, start: float, end: float, hand_id: str) ->
     setup = HandSetup(
         stacks=deal.stacks, styles=tuple(p.persona.style for p in deal.players),
         small_blind=deal.small_blind, big_blind=deal.big_blind, ante=deal.ante, active=deal.active,
-        all_in_or_fold=deal.all_in_or_fold, tactics=deal.tactics,
+        all_in_or_fold=deal.all_in_or_fold, tactics=deal.tactics, game=deal.rules,
     )
     outcome = play_hand(setup, world.rng)
     ids = [p.id for p in deal.players]
@@ -80,7 +83,8 @@ def play(world: World, deal: Deal, *, start: float, end: float, hand_id: str) ->
     record = HandRecord(
         event_id=world.next_id("hand"), ts=world.ts(end), hand_id=hand_id, table_id=deal.table_id,
         game=deal.game,  # type: ignore[arg-type]
-        variant="NT", antes=[deal.ante] * n if deal.ante else [],
+        variant=deal.rules.code,  # type: ignore[arg-type]
+        antes=[deal.ante] * n if deal.ante else [],
         blinds_or_straddles=blinds_list(n, deal.small_blind, deal.big_blind), min_bet=deal.big_blind,
         starting_stacks=list(deal.stacks), players=ids, seats=list(deal.seats),
         actions=list(outcome.actions), finishing_stacks=list(outcome.finishing),

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from simulator.cards import category, preflop_top, rank_hand
+from simulator.games import NLHE, Game, board_category
 
 CHECK_DOWN_CALL = 0.45
 """Share of starting hands a bounty hunter calls a third player's all-in with when it costs at most a
@@ -80,11 +81,10 @@ def _friends_of(index: int, tactics: Tactics) -> frozenset[int]:
     return frozenset()
 
 
-def _strength(hole: tuple[int, int], board: list[int]) -> int:
+def _strength(hole: Sequence[int], board: list[int], game: Game = NLHE) -> int:
     """0 = nothing beyond the board, 1 = one pair, 2 = two pair, 3+ = strong made hand."""
-    mine = category(rank_hand([*hole, *board]))
-    shared = category(rank_hand(board))
-    return mine if mine > shared else 0
+    mine = game.made(hole, board)
+    return mine if mine > board_category(board) else 0
 
 
 def _raise(spot: Spot, target: int) -> Decision:
@@ -100,7 +100,9 @@ Tactic = Literal["dump", "soft", "target", "check_down"]
 by raises, checking down a third player's all-in."""
 
 
-def _check_down(spot: Spot, friends: frozenset[int], hole: tuple[int, int], board: list[int]) -> tuple[Decision, Tactic] | None:
+def _check_down(
+    spot: Spot, friends: frozenset[int], hole: Sequence[int], board: list[int], game: Game = NLHE,
+) -> tuple[Decision, Tactic] | None:
     """A third player is all-in and a partner is still in: every knockout pays a bounty, so the
     friends call with a wide range and check it down between them so that one of them collects it.
     Hands outside the range are left to the player's own game (usually a fold)."""
@@ -113,14 +115,15 @@ def _check_down(spot: Spot, friends: frozenset[int], hole: tuple[int, int], boar
                      for f in spot.live & friends)
     if spot.street == 0:
         limit = (GANG_UP_CALL if cheap else 0.3) if partner_in else (CHECK_DOWN_CALL if cheap else 0.2)
-        calls = preflop_top(*hole) <= limit
+        calls = game.preflop(hole) <= limit
     else:
-        calls = _strength(hole, board) >= 1 or (partner_in and cheap)
+        calls = _strength(hole, board, game) >= 1 or (partner_in and cheap)
     return (("cc", 0), "check_down") if calls else None
 
 
 def _collusive(
-    spot: Spot, tactics: Tactics, rng: random.Random, hole: tuple[int, int] = (0, 1), board: list[int] | None = None,
+    spot: Spot, tactics: Tactics, rng: random.Random, hole: Sequence[int] = (0, 1), board: list[int] | None = None,
+    game: Game = NLHE,
 ) -> tuple[Decision, Tactic] | None:
     """The planted tactic for this spot and its name, or None to play the persona's normal game."""
     i = spot.index
@@ -144,7 +147,7 @@ def _collusive(
         # Soft play: friends check it down and never raise each other.
         return (("cc", 0) if spot.to_call <= spot.big_blind * 2 or spot.street > 0 else ("f", 0)), "soft"
     if tactics.check_down:
-        return _check_down(spot, friends, hole, board or [])
+        return _check_down(spot, friends, hole, board or [], game)
     if tactics.target is not None and tactics.target in spot.live and tactics.target != i:
         if spot.last_aggressor in friends:
             return ("cc", 0), "target"
@@ -155,29 +158,29 @@ def _collusive(
 
 
 def decide(
-    spot: Spot, *, hole: tuple[int, int], board: list[int], style: Style, tactics: Tactics,
-    active: bool, all_in_or_fold: bool, rng: random.Random,
+    spot: Spot, *, hole: Sequence[int], board: list[int], style: Style, tactics: Tactics,
+    active: bool, all_in_or_fold: bool, rng: random.Random, game: Game = NLHE,
 ) -> tuple[Decision, Tactic | None]:
     """The action a player takes and which planted tactic chose it (None: the persona's own game);
     callers enforce legality."""
     if not active:
         return (("cc", 0) if spot.to_call == 0 else ("f", 0)), None
-    planted = _collusive(spot, tactics, rng, hole, board)
+    planted = _collusive(spot, tactics, rng, hole, board, game)
     if planted is not None:
         return planted
     if spot.street == 0 and 0 < spot.to_call * 10 <= spot.max_to and spot.live & _friends_of(spot.index, tactics) \
             and rng.random() < 0.5:
         # Colluders call along when a partner is in the pot: more hands played together.
         return ("cc", 0), None
-    return _persona(spot, hole=hole, board=board, style=style, all_in_or_fold=all_in_or_fold, rng=rng), None
+    return _persona(spot, hole=hole, board=board, style=style, all_in_or_fold=all_in_or_fold, rng=rng, game=game), None
 
 
 def _persona(
-    spot: Spot, *, hole: tuple[int, int], board: list[int], style: Style, all_in_or_fold: bool,
-    rng: random.Random,
+    spot: Spot, *, hole: Sequence[int], board: list[int], style: Style, all_in_or_fold: bool,
+    rng: random.Random, game: Game = NLHE,
 ) -> Decision:
     if all_in_or_fold:
-        top = preflop_top(*hole)
+        top = game.preflop(hole)
         if spot.to_call == 0:
             return ("cc", 0)
         limit = style.shove if spot.current <= spot.big_blind else style.shove * 0.6
@@ -185,8 +188,8 @@ def _persona(
             return ("cbr", spot.max_to) if spot.can_raise and spot.max_to > spot.current else ("cc", 0)
         return ("f", 0)
     if spot.street == 0:
-        return _preflop(spot, preflop_top(*hole) * rng.uniform(0.8, 1.25), style)
-    return _postflop(spot, _strength(hole, board), style, rng)
+        return _preflop(spot, game.preflop(hole) * rng.uniform(0.8, 1.25), style)
+    return _postflop(spot, _strength(hole, board, game), style, rng)
 
 
 def _preflop(spot: Spot, top: float, style: Style) -> Decision:

@@ -1,4 +1,4 @@
-"""A small, fast no-limit hold'em dealer that writes PHH action strings.
+"""A small, fast dealer of no-limit hold'em and pot-limit Omaha (`games.py`) writing PHH action strings.
 
 Conventions follow PHH/pokerkit: players are listed in post-flop order, the last one holds the
 button; with three or more players p1 posts the small blind and p2 the big blind; heads-up the
@@ -14,8 +14,9 @@ import random
 from collections import deque
 from dataclasses import dataclass, field
 
-from simulator.cards import DECK, cards_text, rank_hand
+from simulator.cards import DECK, cards_text
 from simulator.decisions import Spot, Style, Tactics, decide
+from simulator.games import NLHE, Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,8 @@ class HandSetup:
     """False for a dealt-in player who is sitting out (tournaments): check/fold only."""
     all_in_or_fold: bool = False
     tactics: Tactics = field(default_factory=Tactics)
+    game: Game = NLHE
+    """What is dealt: hold'em (2 hole cards, no limit) or Omaha (4, pot limit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +50,7 @@ class HandOutcome:
     """A played hand: PHH actions and the chips each player ends with and won."""
 
     actions: tuple[str, ...]
-    holes: tuple[tuple[int, int], ...]
+    holes: tuple[tuple[int, ...], ...]
     finishing: tuple[int, ...]
     winnings: tuple[int, ...]
     pots: tuple[Pot, ...]
@@ -83,7 +86,8 @@ class _Table:
         deck = list(DECK)
         rng.shuffle(deck)
         self.deck = deck
-        self.holes = [(deck.pop(), deck.pop()) for _ in range(self.n)]
+        hole = setup.game.hole
+        self.holes = [tuple(deck.pop() for _ in range(hole)) for _ in range(self.n)]
 
     def put(self, i: int, amount: int) -> None:
         paid = min(amount, self.stacks[i])
@@ -132,7 +136,9 @@ class _Table:
             to_call = current - self.bets[i]
             # A raise needs someone who could still put in more than the current bet (pokerkit's rule).
             others = any(j != i and self.can_act(j) and self.bets[j] + self.stacks[j] > current for j in live)
-            max_to = self.bets[i] + self.stacks[i]
+            max_to = self.setup.game.max_raise_to(
+                current=current, to_call=max(0, to_call), pot=sum(self.committed), stack_to=self.bets[i] + self.stacks[i],
+            )
             spot = Spot(
                 index=i, street=self.street, to_call=max(0, to_call), current=current,
                 min_raise_to=min(current + min_raise, max_to), max_to=max_to, pot=sum(self.committed),
@@ -143,7 +149,7 @@ class _Table:
             (kind, amount), tactic = decide(
                 spot, hole=self.holes[i], board=self.board, style=self.setup.styles[i],
                 tactics=self.setup.tactics, active=not self.setup.active or self.setup.active[i],
-                all_in_or_fold=self.setup.all_in_or_fold, rng=self.rng,
+                all_in_or_fold=self.setup.all_in_or_fold, rng=self.rng, game=self.setup.game,
             )
             self.planted = self.planted or tactic is not None
             self.soft_played = self.soft_played or tactic == "soft"
@@ -185,7 +191,8 @@ class _Table:
     def pots(self) -> list[Pot]:
         """Main and side pots from what each player put in, each awarded to its best hands."""
         live = self.live()
-        strength = {i: rank_hand([*self.holes[i], *self.board]) for i in live} if len(live) > 1 else {}
+        showdown = self.setup.game.showdown
+        strength = {i: showdown(self.holes[i], self.board) for i in live} if len(live) > 1 else {}
         levels = sorted({self.committed[i] for i in live})
         pots: list[Pot] = []
         previous = 0

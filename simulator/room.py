@@ -16,6 +16,7 @@ from pipeline.contracts import CHAT, ChatMessage, Event
 from simulator.cash import CashTable, Hunt, Plot
 from simulator.chatter import Chatter
 from simulator.config import CASH_LEVELS, HONEST_PERSONAS, RoomConfig
+from simulator.games import NLHE, PLO, Game
 from simulator.lobby import Lobby
 from simulator.population import Player, build_population
 from simulator.seating import Seating
@@ -32,6 +33,11 @@ TABLE_PLAN: tuple[tuple[int, str, int], ...] = (
 """(index into CASH_LEVELS, format, seats) of the cash tables, repeated as the room grows."""
 REPEAT_OFFENCES = 3
 """Planted chat offences from which a player also counts as a repeat offender (first ban rung)."""
+
+
+def _suffix(game: Game) -> str:
+    """Table-id suffix naming the game: none for hold'em (the ids every default run has), -plo."""
+    return "" if game is NLHE else f"-{game.seat_variant}"
 
 
 class _Rendezvous:
@@ -76,6 +82,20 @@ class _SoftPlayTeam:
         return now + 10.0
 
 
+def table_games(formats: list[str], share: float) -> list[Game]:
+    """The game of each cash table: `share` of the tables that can deal Omaha do, spread evenly
+    (the j-th such table when floor((j + 1) * share) steps past floor(j * share))."""
+    games: list[Game] = []
+    j = 0
+    for fmt in formats:
+        if fmt == "all_in_or_fold":
+            games.append(NLHE)
+            continue
+        games.append(PLO if int((j + 1) * share + 1e-9) > int(j * share + 1e-9) else NLHE)
+        j += 1
+    return games
+
+
 class Room:
     """One simulated poker room for `config.minutes` of room time."""
 
@@ -106,16 +126,17 @@ class Room:
     def _cash_tables(self) -> list[CashTable]:
         w = self.world
         count = max(len(TABLE_PLAN), self.config.players // 9)
+        plan = [TABLE_PLAN[k % len(TABLE_PLAN)] for k in range(count)]
+        games = table_games([fmt for _, fmt, _ in plan] + ["regular"], self.config.plo_share)
         tables = []
-        for k in range(count):
-            level, fmt, seats = TABLE_PLAN[k % len(TABLE_PLAN)]
+        for k, (level, fmt, seats) in enumerate(plan):
             tables.append(CashTable(
-                w, self.chatter, table_id=f"c{k + 1:03d}-{CASH_LEVELS[level][0]}", level=CASH_LEVELS[level],
-                fmt=fmt, max_seats=seats, plots=self.plots, hunts=self.hunts,
+                w, self.chatter, table_id=f"c{k + 1:03d}-{CASH_LEVELS[level][0]}{_suffix(games[k])}",
+                level=CASH_LEVELS[level], fmt=fmt, max_seats=seats, plots=self.plots, hunts=self.hunts, game=games[k],
             ))
         dumping = CashTable(
-            w, self.chatter, table_id="hu001-nl200", level=CASH_LEVELS[4], fmt="regular", max_seats=2,
-            plots=self.plots, hunts=self.hunts, reserved=True,
+            w, self.chatter, table_id=f"hu001-nl200{_suffix(games[-1])}", level=CASH_LEVELS[4], fmt="regular",
+            max_seats=2, plots=self.plots, hunts=self.hunts, reserved=True, game=games[-1],
         )
         tables.append(dumping)
         for k, table in enumerate(tables):

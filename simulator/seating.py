@@ -41,6 +41,8 @@ class TableInfo:
     format: str
     blind_level: str
     tournament_id: str | None = None
+    variant: str = "nlhe"
+    """The game dealt, as seat events name it (nlhe, plo)."""
 
 
 class Seating:
@@ -70,7 +72,8 @@ class Seating:
             event_id=self.world.next_id("seat"), ts=self.world.ts(t), player_id=seat.player.id,
             table_id=info.table_id, game=info.game,  # type: ignore[arg-type]
             format=info.format,  # type: ignore[arg-type]
-            variant="nlhe", blind_level=info.blind_level, seat=seat.number,
+            variant=info.variant,  # type: ignore[arg-type]
+            blind_level=info.blind_level, seat=seat.number,
             action=action,  # type: ignore[arg-type]
             hands_played_at_table=seat.hands, players_seated=len(self.seats), others_sitting_out=away,
             tournament_id=info.tournament_id, standing=self.standing() if self.standing else None,
