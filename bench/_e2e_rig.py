@@ -30,6 +30,7 @@ from typing import Any
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.structs import OffsetAndMetadata
 
+from bench._rdkafka_producer import PacedProducer, produce_librdkafka
 from consumers.broker import EmbeddedBroker, free_port
 from consumers.runtime import group_of
 from consumers.topics import ensure_topics
@@ -101,7 +102,7 @@ def produce_chat(bootstrap: str, start: int, n: int, ends: Ends, *, client: str 
     "librdkafka" produces through confluent-kafka (idempotent, `codec`) as most game servers do."""
     values = [(f"p{i % PLAYERS}".encode(), chat_value(i, abusive=i % 20 == 0)) for i in range(start, start + n)]
     if client == "librdkafka":
-        return produce_chat_librdkafka(bootstrap, values, ends, codec)
+        return produce_librdkafka(bootstrap, values, ends, codec)
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=20, batch_size=256 * 1024,
                              compression_type=None if codec == "none" else codec)
     began = time.perf_counter()
@@ -111,34 +112,6 @@ def produce_chat(bootstrap: str, start: int, n: int, ends: Ends, *, client: str 
     producer.close()
     track(ends, futures)
     return rate
-
-
-def produce_chat_librdkafka(bootstrap: str, values: list[tuple[bytes, bytes]], ends: Ends, codec: str) -> float:
-    """`produce_chat` through an idempotent librdkafka producer; the delivery reports fill `ends`."""
-    from confluent_kafka import Producer  # dev extra: only this bench option needs it
-
-    producer = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True, "linger.ms": 20,
-                         "batch.size": 256 * 1024, "compression.type": codec, "log_level": 3})
-    failed: list[str] = []
-
-    def delivered(err: Any, msg: Any) -> None:
-        if err is not None:
-            failed.append(str(err))
-            return
-        ends[msg.partition()] = max(ends.get(msg.partition(), 0), msg.offset() + 1)
-
-    began = time.perf_counter()
-    for key, value in values:
-        while True:
-            try:
-                producer.produce(CHAT, key=key, value=value, on_delivery=delivered)
-                break
-            except BufferError:  # the local queue is full: serve delivery reports, then retry
-                producer.poll(0.01)
-        producer.poll(0)
-    if producer.flush(120) != 0 or failed:
-        raise RuntimeError(f"librdkafka did not deliver every message: {failed[:3]}")
-    return len(values) / (time.perf_counter() - began)
 
 
 def track(ends: Ends, futures: list[Any]) -> None:
@@ -336,23 +309,19 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 def warm_up(
-    producer: KafkaProducer, traffic_take: Callable[[int], int], rate: int, seconds: float, ends: Ends
+    producer: PacedProducer, traffic_take: Callable[[int], int], rate: int, seconds: float, ends: Ends
 ) -> None:
     """Benign chat at `rate` for `seconds` before a latency measurement: 3,000 players at 1,000 msg/s
     need 3 s to have spoken once, and a fresh group meets every nickname for the first time (the
     nickname detector classifies it then), which is start-up, not the steady state being measured."""
     base = traffic_take(int(rate * seconds))
-    futures: list[Any] = []
 
     def send(k: int) -> None:
         i = base + k
-        futures.append(
-            producer.send(CHAT, key=f"p{i % PLAYERS}".encode(), value=chat_value(i, ts=datetime.now(UTC)))
-        )
+        producer.send(f"p{i % PLAYERS}".encode(), chat_value(i, ts=datetime.now(UTC)))
 
     pace(rate, seconds, send)
-    producer.flush(30)
-    track(ends, futures)
+    producer.finish(ends)
     time.sleep(1.0)
 
 

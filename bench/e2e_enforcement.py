@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka import KafkaConsumer, TopicPartition
 from sqlalchemy import text
 
 from api.db import make_engine
@@ -39,10 +39,10 @@ from bench._e2e_rig import (
     pace,
     start_group,
     stop_group,
-    track,
     warm_up,
 )
-from pipeline.contracts import CHAT, ENFORCEMENT
+from bench._rdkafka_producer import paced_producer
+from pipeline.contracts import ENFORCEMENT
 from tests.consumers.review_api_double import TOKEN
 
 if TYPE_CHECKING:  # the throughput bench imports this module lazily
@@ -118,7 +118,7 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
     # (Apache Kafka answers at once), so the watcher's 500 ms default would be measured, not Railbird.
     watcher = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
                             fetch_max_wait_ms=5)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=GAME_SERVER_LINGER_MS)
+    producer = paced_producer(bootstrap, traffic.client, traffic.codec, GAME_SERVER_LINGER_MS)
     stop = threading.Event()
     try:
         parts = [TopicPartition(ENFORCEMENT, p) for p in watcher.partitions_for_topic(ENFORCEMENT) or ()]
@@ -141,7 +141,6 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
         thread = threading.Thread(target=watch, daemon=True)
         thread.start()
         base = traffic.take(int(rate * seconds))
-        futures: list[Any] = []
 
         def send(k: int) -> None:
             i = base + k
@@ -150,12 +149,11 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
             if player:
                 sent[player] = time.time()
             value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
-            futures.append(producer.send(CHAT, key=(player or f"p{i % PLAYERS}").encode(), value=value))
+            producer.send((player or f"p{i % PLAYERS}").encode(), value)
 
         with bench_gc_off():
             achieved = pace(rate, seconds, send)
-            producer.flush(30)
-            track(traffic.ends, futures)
+            producer.finish(traffic.ends)
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and not set(sent) <= set(arrived):
                 time.sleep(0.2)

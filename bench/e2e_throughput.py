@@ -4,7 +4,7 @@ Phases (throughput runs repeated `--runs` times, medians reported), all on one b
 1. ceiling: a bare kafka-python consume loop (poll, count, nothing else) over N records;
 2. throughput: consumer processes (`--processes`, default 2 = the cores) in a new group that starts
    at the topic's end; once every process is ready and the group has settled, N messages are
-   produced as fast as one kafka-python producer goes, and the rate counts from the group's first
+   produced as fast as one producer (`--client`) goes, and the rate counts from the group's first
    record until every lane (input and re-key) has consumed everything, findings written over HTTP
    to the ingestion contract's in-memory double. A sustained rate: no start-up rebalance or state
    replay inside the measurement (see `bench._e2e_rig`). Two modes:
@@ -36,8 +36,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kafka import KafkaProducer
-
 from bench._e2e_rig import (
     GAME_SERVER_LINGER_MS,
     PLAYERS,
@@ -52,9 +50,9 @@ from bench._e2e_rig import (
     scrape,
     start_group,
     stop_group,
-    track,
     warm_up,
 )
+from bench._rdkafka_producer import paced_producer
 from consumers.broker import EmbeddedBroker, free_port
 from consumers.runtime import internal_topics, lane_topics
 from consumers.topics import ensure_topics
@@ -75,7 +73,8 @@ class Traffic:
         self.next_id = 0
         self.ends: Ends = {}
         self.client, self.codec = client, codec
-        """Who produces the throughput runs' chat (`--client`, `--codec`)."""
+        """Who produces the chat (`--client`, `--codec`): the throughput runs' and, with the same
+        client, the paced latency phases' (`bench._rdkafka_producer.paced_producer`)."""
 
     def take(self, n: int) -> int:
         """Reserve n event numbers; the first."""
@@ -133,11 +132,10 @@ def latency_run(bootstrap: str, store: IngestStore, api_url: str, traffic: Traff
     """p50/p99 produce -> finding written at a paced `rate`, with a settled group."""
     _, procs = start_group(processes, bootstrap, api_url, prefix, logdir, traffic.ends, mode=mode,
                            detectors=detectors, max_poll=200)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=GAME_SERVER_LINGER_MS)
+    producer = paced_producer(bootstrap, traffic.client, traffic.codec, GAME_SERVER_LINGER_MS)
     try:
         warm_up(producer, traffic.take, rate, WARMUP_S, traffic.ends)
         sent: dict[str, float] = {}
-        futures: list[Any] = []
         base = traffic.take(int(rate * seconds))
 
         def send(k: int) -> None:
@@ -147,12 +145,11 @@ def latency_run(bootstrap: str, store: IngestStore, api_url: str, traffic: Traff
             value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
             if abusive:
                 sent[f"b{i}"] = time.time()
-            futures.append(producer.send(CHAT, key=(player or f"p{i % PLAYERS}").encode(), value=value))
+            producer.send((player or f"p{i % PLAYERS}").encode(), value)
 
         with bench_gc_off():
             achieved = pace(rate, seconds, send)
-            producer.flush(30)
-            track(traffic.ends, futures)
+            producer.finish(traffic.ends)
             deadline = time.monotonic() + 30
             latencies: dict[str, float] = {}
             while time.monotonic() < deadline and len(latencies) < len(sent):
@@ -255,9 +252,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--no-single", action="store_true", help="skip the 1-process throughput runs")
     parser.add_argument("--no-real-api", action="store_true", help="skip produce -> enforcement event via `railbird api`")
     parser.add_argument("--client", choices=["kafka-python", "librdkafka"], default="kafka-python",
-                        help="the game servers' producer in the throughput runs (latency phases: kafka-python)")
+                        help="the game servers' producer, in the throughput runs and the paced latency phases")
     parser.add_argument("--codec", choices=["none", "gzip", "snappy", "lz4", "zstd"], default="none",
-                        help="the game servers' compression.type in the throughput runs")
+                        help="the game servers' compression.type in the throughput runs (and the librdkafka "
+                             "latency producer's; the kafka-python latency producer stays uncompressed)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results file (default bench/results/e2e.json)")
     return parser.parse_args()
 
@@ -302,6 +300,7 @@ def main() -> None:
         "messages": args.messages,
         "producer_client": args.client,
         "producer_codec": args.codec,
+        "latency_producer_client": args.client,
         "partitions": args.partitions,
         "processes": args.processes,
         "registry_detectors": sorted(detectors),
