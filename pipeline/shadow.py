@@ -43,7 +43,7 @@ from pipeline.detector import (
 from pipeline.detectors.chat.classifier import ClassifierDetector
 from pipeline.detectors.chat.lexicon import compile_lexicon
 from pipeline.detectors.chat.offences import Offence
-from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
+from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector, _line
 from pipeline.findings import Finding
 from pipeline.registry import build_detectors
 from pipeline.rules import RulesConfig
@@ -154,17 +154,22 @@ class DurableShadowDetector(ShadowDetector):
         super().__init__(inner, rules=rules)
         self._store = store
         self._overlay = inner.durable if isinstance(inner.durable, OverlayLedger) else None
+        self._tap = inner if type(inner) is LedgerTap else None
 
     def process(self, event: Event) -> Sequence[Finding]:
         """As `ShadowDetector.process`; an overlay ledger merges a player's offences once per call."""
         overlay = self._overlay
         if overlay is None:
-            return super().process(event)
+            return self._process(event)
         overlay.hold()
         try:
-            return super().process(event)
+            return self._process(event)
         finally:
             overlay.release()
+
+    def _process(self, event: Event) -> Sequence[Finding]:
+        tap = self._tap
+        return super().process(event) if tap is None else _tapped_shadow(tap, event)
 
     @property
     def durable(self) -> ShadowStore:
@@ -174,6 +179,27 @@ class DurableShadowDetector(ShadowDetector):
 
 def _marked(findings: Sequence[Finding]) -> tuple[Finding, ...]:
     return tuple(f.model_copy(update={"shadow": True}) for f in findings)
+
+
+def _tapped_shadow(tap: LedgerTap, event: Event) -> tuple[Finding, ...]:
+    """`_marked(tap.process(event))` with one copy of each finding instead of two: the prior
+    offences and the shadow mark in one `model_copy` (the recorded offence reads neither)."""
+    produced = tap.inner.process(event)
+    if not produced:
+        return ()
+    ledger = tap.ledger
+    out: list[Finding] = []
+    for finding in produced:
+        prior = ledger.prior(finding.subject, event.ts, excluding=event.event_id, of=finding.category)
+        same = ledger.prior(
+            finding.subject, event.ts, excluding=event.event_id, category=finding.category, of=finding.category
+        )
+        evidence = {**finding.evidence, "prior_offences": prior, "prior_same_category": same}
+        out.append(finding.model_copy(update={"evidence": evidence, "shadow": True}))
+    for finding in out:
+        offence = Offence(event.event_id, finding.category, finding.finding_id, finding.detector, _line(event, finding))
+        ledger.record(finding.subject, event.ts, offence)
+    return tuple(out)
 
 
 class _LastFindings:
