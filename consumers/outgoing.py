@@ -25,9 +25,10 @@ def bundle_routes(producer: ProducerPort, routes: list[Route]) -> list[Message]:
         marks = newest.setdefault(r.topic, {})
         if r.ts_ms > marks.get(source, -1):
             marks[source] = r.ts_ms
+    input_topic = {r.topic: r.input_topic.encode() for r in routes}
     headers = {
-        r.topic: [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, r.input_topic.encode()), (MARKS_HEADER, encode_marks(newest[r.topic]))]
-        for r in routes
+        topic: [(BUNDLE_HEADER, b"1"), (SOURCE_TOPIC_HEADER, input_topic[topic]), (MARKS_HEADER, encode_marks(marks))]
+        for topic, marks in newest.items()
     }
     return [
         (topic, None, pack(grouped.get((topic, partition), [])), headers[topic], partition)

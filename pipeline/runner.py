@@ -44,6 +44,8 @@ class Pipeline:
             self._rules_of[name] = detector.policy_rules if isinstance(detector, RulesDetector) else rules
             for topic in detector.topics:
                 self._by_topic[topic].append(detector)
+        # Told each input partition's progress (`advance`), looked up once here, not per mark.
+        self._timed = [d for d in detectors.values() if isinstance(d, SourceTimedDetector)]
 
     def detectors_for(self, topic: str) -> tuple[Detector, ...]:
         """Detectors that consume a topic, in registry order."""
@@ -70,9 +72,7 @@ class Pipeline:
         orders by it: the findings of what it releases, with their actions."""
         findings: list[Finding] = []
         errors: list[DetectorError] = []
-        for detector in self._unique():
-            if not isinstance(detector, SourceTimedDetector):
-                continue
+        for detector in self._timed:
             try:
                 produced = detector.advance(source, newest)
             except Exception as exc:  # noqa: BLE001 - as in `process`: report, keep the others
@@ -81,10 +81,6 @@ class Pipeline:
             rules = self._rules_of[detector.name]
             findings.extend(f.with_actions(propose_actions(f, rules=rules)) for f in produced)
         return Outcome(tuple(findings), tuple(errors))
-
-    def _unique(self) -> list[Detector]:
-        """Every detector once (one may read several topics), in registry order."""
-        return list({d.name: d for ds in self._by_topic.values() for d in ds}.values())
 
     def flush(self) -> Outcome:
         """End of input: the findings of events the detectors still hold back (reorder buffers of
