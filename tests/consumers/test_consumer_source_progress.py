@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from kafka import TopicPartition
 
+from consumers.bundle import expand
 from consumers.input_stage import InputProcessor
 from consumers.processing import KeyedProcessor
 from consumers.topics import rekey_topic
@@ -16,7 +17,7 @@ from pipeline.contracts import CHAT, decode
 from pipeline.detector import Detector
 from pipeline.detectors.chat.harassment import HarassmentDetector
 from tests.chat.chat_events import FakeClassifier
-from tests.consumers.kafka_fakes import FakeConsumer, FakeProducer, step
+from tests.consumers.kafka_fakes import FakeConsumer, FakeProducer, FakeRecord, step
 from tests.consumers.review_api_double import IngestStore
 from tests.consumers.test_consumer_rekey import RULES, lane_for
 from tests.samples import chat_value
@@ -94,3 +95,15 @@ def test_a_partition_read_late_holds_the_others_back_and_the_finding_is_the_in_o
 def test_without_the_marks_the_greeting_arrives_late_and_the_finding_is_lost() -> None:
     streamed = _stage_two(_stage_one(), marks=False)
     assert [f for f in streamed.findings.values() if f["detector"] == "chat.harassment"] == []
+
+
+def test_a_malformed_progress_mark_is_dead_lettered_with_its_reason_and_the_events_still_run() -> None:
+    producer = _stage_one()
+    partition, key, value, headers = next(b for b in producer.sent_to(REKEY) if dict(b[3] or ())["rb-wm"])
+    bad = tuple((k, b"chat.messages/0=soon" if k == "rb-wm" else v) for k, v in headers or ())
+    entries = expand([FakeRecord(REKEY, partition or 0, 0, key, value, bad)])
+    processor = KeyedProcessor(make_detectors=_detectors, rules=RULES, history=None, lookback_s=60)
+    handled = processor.handle_batch(entries)
+    *events, mark = handled
+    assert mark.dead is not None and mark.dead[0] == "invalid" and "progress mark" in mark.dead[1]
+    assert all(h.dead is None for h in events), "the bundle's events are processed as usual"
