@@ -82,6 +82,8 @@ class ClassifierDetector:
         verdicts = self.classifier.classify([m.text for m in messages])
         out: list[Finding] = []
         for message, verdict in zip(messages, verdicts, strict=True):
+            if not verdict.flagged:
+                continue  # only a category the model flagged is this detector's (`from_model` below)
             words = self.lexicon.find(message.text)
             fused = fuse(verdict, words, hand_running=message.hand_id is not None, text=message.text)
             if fused is None or not fused.from_model:

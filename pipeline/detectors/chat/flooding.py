@@ -54,9 +54,13 @@ class FloodingDetector:
     name: str = "chat.flooding"
     topics: frozenset[str] = frozenset({CHAT})
     _state: BoundedMap[str, _Burst] = field(init=False)
+    _span: timedelta = field(init=False)
+    """The longest of the limits' windows: what a burst's window keeps (computed once, not per message)."""
 
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
+        lim = self.limits
+        self._span = max(lim.window, lim.emoji_window, lim.repeat_window)
 
     def key(self, event: Event) -> str:
         """State is per player (each place is kept apart inside it)."""
@@ -66,30 +70,29 @@ class FloodingDetector:
         """Add the message to its player's window; report a burst once when a limit is crossed."""
         if not isinstance(event, ChatMessage):
             return ()
-        span = max(self.limits.window, self.limits.emoji_window, self.limits.repeat_window)
-        burst = self._state.get_or_create(
-            f"{event.player_id}|{place_of(event)}", lambda: _Burst(Window(span=span, max_items=64))
-        )
+        burst = self._state.get_or_create(f"{event.player_id}|{place_of(event)}", self._new_burst)
         burst.messages.add(event.ts, _Line(event, fold(event.text).strip(), is_emoji_only(event.text)))
         if burst.quiet_until is not None and event.ts < burst.quiet_until:
             return ()
-        verdict = self._judge(event, burst.messages.stamped())
+        verdict = self._judge(event, burst.messages)
         if verdict is None:
             return ()
         category, reason, evidence = verdict
-        burst.quiet_until = event.ts + span
+        burst.quiet_until = event.ts + self._span
         return (self._finding(event, category, reason, evidence),)
 
-    def _judge(
-        self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]
-    ) -> tuple[str, str, list[ChatMessage]] | None:
+    def _new_burst(self) -> _Burst:
+        return _Burst(Window(span=self._span, max_items=64))
+
+    def _judge(self, event: ChatMessage, window: Window[_Line]) -> tuple[str, str, list[ChatMessage]] | None:
         lim = self.limits
         # The length checks only skip regex passes that cannot succeed (an emoji is a character).
         emoji_n = emoji_count(event.text) if len(event.text) > lim.max_emoji_in_message else 0
         if emoji_n > lim.max_emoji_in_message:
             return "emoji_spam", f"{emoji_n} emoji in one message", [event]
-        if len(stamped) > min(lim.max_messages, lim.max_emoji_messages, lim.max_repeats):
-            found = self._bursts(event, stamped)
+        # The window is copied only when it holds enough lines to break a several-line rule.
+        if len(window) > min(lim.max_messages, lim.max_emoji_messages, lim.max_repeats):
+            found = self._bursts(event, window.stamped())
             if found is not None:
                 return found
         if len(event.text) > lim.max_char_run and has_run(event.text, lim.max_char_run + 1):
@@ -104,7 +107,11 @@ class FloodingDetector:
         if len(stamped) > lim.max_messages:  # the window ending now cannot hold more than all
             recent = _since(stamped, event.ts - lim.window)
             if len(recent) > lim.max_messages:
-                return "flooding", f"{len(recent)} messages in {lim.window.total_seconds():g}s", [x.message for x in recent]
+                return (
+                    "flooding",
+                    f"{len(recent)} messages in {lim.window.total_seconds():g}s",
+                    [x.message for x in recent],
+                )
         emoji_cut = event.ts - lim.emoji_window
         emoji = [x.message for ts, x in stamped if x.emoji_only and ts >= emoji_cut]
         if len(emoji) > lim.max_emoji_messages:
@@ -131,7 +138,10 @@ class FloodingDetector:
             summary=f"{category}: {reason} in {event.channel} chat",
             id_parts=(event.player_id, messages[0].event_id, category),
             source_event_ids=[m.event_id for m in messages],
-            evidence={"messages": [message_evidence(m, _line_span(m, category)) for m in messages[-20:]], "reason": reason},
+            evidence={
+                "messages": [message_evidence(m, _line_span(m, category)) for m in messages[-20:]],
+                "reason": reason,
+            },
             window=(messages[0].ts, event.ts),
             table_id=event.table_id,
             tournament_id=event.tournament_id,

@@ -11,7 +11,9 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f\u202a\u202b\u202c\u202d\u202e"))
+ZERO_WIDTH = dict.fromkeys(
+    map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f\u202a\u202b\u202c\u202d\u202e")
+)
 """Invisible characters (zero-width, soft hyphen, bidi controls) removed before any matching."""
 
 # Cyrillic letters that render like Latin ones, used to disguise Latin words (and vice versa).
@@ -133,7 +135,7 @@ def has_punct_run(text: str) -> bool:
 
 _EMOJI_CLASS = (
     "\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u2199\u21a9\u21aa\u231a-\u23ff\u24c2"
-    "\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff\u3030\u303d\u3297\u3299\U0001F000-\U0001FAFF"
+    "\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff\u3030\u303d\u3297\u3299\U0001f000-\U0001faff"
 )
 _EMOJI = re.compile(f"[{_EMOJI_CLASS}]")
 _EMOJI_ONLY = re.compile(f"[\\s\ufe0f\u200d\u20e3{_EMOJI_CLASS}]*")
@@ -146,11 +148,14 @@ def is_emoji(char: str) -> bool:
 
 def emoji_count(text: str) -> int:
     """Number of emoji characters in a text."""
-    return len(_EMOJI.findall(text))
+    # Every emoji character is outside ASCII, and most chat is ASCII: no regex pass for it.
+    return 0 if text.isascii() else len(_EMOJI.findall(text))
 
 
 def is_emoji_only(text: str) -> bool:
     """At least one emoji and nothing but emoji, joiners, variation selectors and spaces."""
+    if text.isascii():
+        return False  # no emoji is ASCII (see `emoji_count`)
     return _EMOJI.search(text) is not None and _EMOJI_ONLY.fullmatch(clean(text)) is not None
 
 
