@@ -24,7 +24,7 @@ from pipeline.detectors.chat.hand_in_play import HandInPlayDetector
 from pipeline.detectors.chat.harassment import HarassmentDetector
 from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
 from pipeline.detectors.chat.nickname import NicknameDetector
-from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder, SharedOrder
 from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
 from pipeline.detectors.chat.reporting import CoordinatedReportingDetector
 from pipeline.detectors.chat.shouting import ShoutingDetector, ShoutingMatchDetector
@@ -66,15 +66,21 @@ def build_chat_detectors(
     if shared is not None:
         per_player.insert(1, ClassifierDetector(shared, lexicon=lexicon))
     weights = TriageWeights(min_priority=rules.snapcam_min_priority)
+    # The place-keyed detectors are routed together and see the same messages: one reorder buffer.
+    order = SharedOrder(EventTimeOrder(lateness=lateness))
     return [
         *(LedgerTap(d, ledger) for d in per_player),
         RepeatOffenderDetector(ledger, thresholds=tuple(n for n, _ in rules.chat_ban_ladder)),
-        ShoutingMatchDetector(lexicon=lexicon, lateness=lateness),
-        HarassmentDetector(classifier=shared, lateness=lateness),
-        CollusionPartiesDetector(classifier=shared, lexicon=lexicon, lateness=lateness),
+        ShoutingMatchDetector(lexicon=lexicon, lateness=lateness, shared=order),
+        HarassmentDetector(classifier=shared, lateness=lateness, shared=order),
+        CollusionPartiesDetector(classifier=shared, lexicon=lexicon, lateness=lateness, shared=order),
         NicknameDetector(classifier=shared, lexicon=lexicon),
         SnapCamTriageDetector(
-            classifier=shared, credibility=trust, lexicon=lexicon, weights=weights, window=rules.snapcam_report_window
+            classifier=shared,
+            credibility=trust,
+            lexicon=lexicon,
+            weights=weights,
+            window=rules.snapcam_report_window,
         ),
         CoordinatedReportingDetector(credibility=trust, alpha=rules.false_report_alpha),
     ]
@@ -95,6 +101,7 @@ __all__ = [
     "OffenceLedger",
     "RepeatOffenderDetector",
     "ReporterCredibility",
+    "SharedOrder",
     "ShoutingDetector",
     "ShoutingMatchDetector",
     "SnapCamTriageDetector",

@@ -31,7 +31,7 @@ from pipeline.detectors.chat.agreement_reply import is_agreement_reply
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.fusion import fuse
 from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
-from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder, PlaceOrdered
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, PlaceOrdered, SharedOrder
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import fold
 from pipeline.detectors.hand.agreement_talk import agreement_match, is_deal_talk
@@ -81,11 +81,15 @@ class CollusionPartiesDetector(PlaceOrdered):
     name: str = "chat.collusion_parties"
     topics: frozenset[str] = frozenset({CHAT})
     _state: BoundedMap[str, _Place] = field(init=False)
-    _order: EventTimeOrder = field(init=False)
+    shared: SharedOrder | None = None
+    """The event-time order of the detector set, shared with the other place-keyed detectors
+    (None: one of its own, from `lateness` and `hold`)."""
+    _order: SharedOrder = field(init=False)
+    _seat: int = field(init=False)
 
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
-        self._order = EventTimeOrder(lateness=self.lateness, hold=self.hold)
+        self._order, self._seat = self._take_seat(self.shared, self.lateness, self.hold)
 
     def _judge(self, message: ChatMessage) -> Sequence[Finding]:
         place = self._state.get_or_create(place_of(message), self._new_place)

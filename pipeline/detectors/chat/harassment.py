@@ -16,7 +16,7 @@ from pipeline.contracts import CHAT, ChatMessage
 from pipeline.detectors.chat.classifier import chat_category
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.lexicon import ABUSE_TERMS, HOSTILE_TERMS, Lexicon, compile_lexicon
-from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder, PlaceOrdered
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, PlaceOrdered, SharedOrder
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import fold
 from pipeline.findings import Finding, Span
@@ -60,11 +60,15 @@ class HarassmentDetector(PlaceOrdered):
     name: str = "chat.harassment"
     topics: frozenset[str] = frozenset({CHAT})
     _state: BoundedMap[str, _Place] = field(init=False)
-    _order: EventTimeOrder = field(init=False)
+    shared: SharedOrder | None = None
+    """The event-time order of the detector set, shared with the other place-keyed detectors
+    (None: one of its own, from `lateness` and `hold`)."""
+    _order: SharedOrder = field(init=False)
+    _seat: int = field(init=False)
 
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
-        self._order = EventTimeOrder(lateness=self.lateness, hold=self.hold)
+        self._order, self._seat = self._take_seat(self.shared, self.lateness, self.hold)
 
     def _judge(self, event: ChatMessage) -> Sequence[Finding]:
         """Learn the sender's nickname, find the target, score hostility, report a pattern once."""
@@ -78,7 +82,9 @@ class HarassmentDetector(PlaceOrdered):
             return ()
         spans, score = hostility
         place.hits.add(event.ts, _Hit(event, target, spans, score))
-        pair = [h for h in place.hits.values() if h.message.player_id == event.player_id and h.target == target]
+        pair = [
+            h for h in place.hits.values() if h.message.player_id == event.player_id and h.target == target
+        ]
         pair_key = f"{event.player_id}>{target}"
         # One finding per episode: an episode is identified by its first hostile line in the window.
         if len(pair) < self.min_messages or place.reported.get(pair_key) == pair[0].message.event_id:
@@ -87,7 +93,9 @@ class HarassmentDetector(PlaceOrdered):
         return (self._finding(event, target, pair),)
 
     def _new_place(self) -> _Place:
-        return _Place(BoundedMap(max_keys=64), Window(span=self.window, max_items=256), BoundedMap(max_keys=256))
+        return _Place(
+            BoundedMap(max_keys=64), Window(span=self.window, max_items=256), BoundedMap(max_keys=256)
+        )
 
     def _target(self, event: ChatMessage, place: _Place) -> str | None:
         if event.channel == "private":
@@ -121,7 +129,9 @@ class HarassmentDetector(PlaceOrdered):
     def _finding(self, event: ChatMessage, target: str, pair: list[_Hit]) -> Finding:
         mean = sum(h.score for h in pair) / len(pair)
         known = not target.startswith(UNKNOWN)
-        victims = {"victims": [target]} if known else {"victims": [], "target_nickname": target[len(UNKNOWN) :]}
+        victims = (
+            {"victims": [target]} if known else {"victims": [], "target_nickname": target[len(UNKNOWN) :]}
+        )
         boost = 0.05 * (len(pair) - self.min_messages) + (0.05 if event.channel == "private" else 0.0)
         return make_finding(
             detector=self.name,

@@ -12,8 +12,8 @@ finding and its stable id, is the same. A message later than that is released at
 
 Release is strict (`ts < watermark`): a message exactly `lateness` behind the newest could still
 be followed by one with the same `ts` and a smaller id, so it waits. The watermark is one per
-detector instance (all places it serves), so a quiet table's last lines are released by traffic
-elsewhere; `drain` releases the rest at the end of a replay or on a clean shutdown.
+buffer (all places it serves; one per detector set, shared by the three: `SharedOrder`), so a
+quiet table's last lines are released by traffic elsewhere; `drain` releases the rest at the end of a replay or on a clean shutdown.
 
 **Sources.** In the streaming runtime a place's lines come through the re-key topic from several
 input partitions, and a partition whose consumer failed over lags behind the others by the
@@ -153,14 +153,113 @@ class EventTimeOrder:
             seen.discard(order.popleft()[1])
 
 
+_DRAINED = ("drain",)
+"""`SharedOrder`'s record of a drain as its last operation (unequal to any event id or mark)."""
+
+
+@dataclass(slots=True)
+class SharedOrder:
+    """One `EventTimeOrder` for the place-keyed detectors of one detector set, each at a seat.
+
+    They are keyed alike (by place), so the runtime routes them together and every detector set
+    (`build_chat_detectors`) feeds each of them the same messages, marks and drain in the same
+    order, one detector after the other. Three buffers would then hold, release and count the very
+    same things: here the first seat to pass an operation on runs it, and a seat passing on the
+    same operation after it (the same event id, mark or drain, not yet taken at that seat) takes
+    what it released instead of running it again. A seat that skipped an operation is handed its
+    release with its next one (a backlog), so no seat misses a message another seat's call
+    released; a seat that never admitted anything releases nothing, as a buffer of its own would.
+    """
+
+    order: EventTimeOrder
+    _serial: int = 0
+    """Operations run so far."""
+    _last: object = None
+    """The last operation run: an event id, a (source, newest) mark or `_DRAINED`."""
+    _released: Sequence[ChatMessage] = ()
+    _taken: list[int] = field(default_factory=list)
+    """Per seat: the last operation whose release it has (-1: it has admitted nothing yet)."""
+    _backlog: list[list[ChatMessage]] = field(default_factory=list)
+
+    @property
+    def anomalies(self) -> Counter[str]:
+        """The buffer's late and duplicate inputs (each seat saw the same ones)."""
+        return self.order.anomalies
+
+    def seat(self) -> int:
+        """A place for one more detector."""
+        self._taken.append(-1)
+        self._backlog.append([])
+        return len(self._taken) - 1
+
+    def admit(self, seat: int, message: ChatMessage) -> Sequence[ChatMessage]:
+        """As `EventTimeOrder.admit`, for the detector at `seat`."""
+        same = self._last == message.event_id
+        if self._taken[seat] < 0:
+            # Its first message: what earlier operations released is not this seat's.
+            self._taken[seat] = self._serial - 1 if same else self._serial
+        if same and self._taken[seat] < self._serial:
+            return self._take(seat)
+        return self._run(seat, message.event_id, self.order.admit(message))
+
+    def advance(self, seat: int, source: str, newest: datetime) -> Sequence[ChatMessage]:
+        """As `EventTimeOrder.advance`, for the detector at `seat`."""
+        mark = (source, newest)
+        if self._last == mark and self._taken[seat] < self._serial:
+            return self._take(seat)
+        return self._run(seat, mark, self.order.advance(source, newest))
+
+    def drain(self, seat: int) -> Sequence[ChatMessage]:
+        """As `EventTimeOrder.drain`, for the detector at `seat`."""
+        if self._last == _DRAINED and self._taken[seat] < self._serial:
+            return self._take(seat)
+        return self._run(seat, _DRAINED, self.order.drain())
+
+    def _take(self, seat: int) -> Sequence[ChatMessage]:
+        if self._taken[seat] < 0:
+            return ()  # a mark or drain before its first message: the others' messages are not its
+        self._taken[seat] = self._serial
+        backlog = self._backlog[seat]
+        if not backlog:
+            return self._released  # lockstep: the common case
+        out = [*backlog, *self._released]
+        backlog.clear()
+        return out
+
+    def _run(self, seat: int, operation: object, released: Sequence[ChatMessage]) -> Sequence[ChatMessage]:
+        serial, previous = self._serial, self._released
+        for other, taken in enumerate(self._taken):
+            if 0 <= taken < serial:  # skipped the previous operation: keep its release for later
+                if previous:
+                    self._backlog[other].extend(previous)
+                self._taken[other] = serial
+        self._serial, self._last, self._released = serial + 1, operation, released
+        return self._take(seat)
+
+
 class PlaceOrdered:
     """What every place-keyed chat detector does around its own `_judge`: keys a message by its
-    place, admits it to the detector's `EventTimeOrder` and judges what that releases, drains the
-    order at the end of a replay. A subclass (a slots dataclass) declares `_order` and builds it
-    from its `lateness` in `__post_init__`."""
+    place, admits it to the event-time order and judges what that releases, drains the order at
+    the end of a replay. A subclass (a slots dataclass) declares `shared`, `_order` and `_seat` and
+    sets the last two from `_take_seat` in `__post_init__`: the order is `shared` (one per detector set, see
+    `SharedOrder`) or, without one, its own, built from its `lateness` and `hold`."""
 
     __slots__ = ()
-    _order: EventTimeOrder
+    _order: SharedOrder
+    _seat: int
+
+    @staticmethod
+    def _take_seat(
+        shared: SharedOrder | None, lateness: timedelta, hold: timedelta | None
+    ) -> tuple[SharedOrder, int]:
+        """The order (`shared`, or a new one of the detector's own) and the detector's seat at it."""
+        if shared is None:
+            shared = SharedOrder(EventTimeOrder(lateness=lateness, hold=hold))
+        elif shared.order.lateness != lateness or shared.order.hold != (
+            hold if hold is not None else lateness * HOLD_FACTOR
+        ):
+            raise ValueError("a shared event-time order must have the detector's lateness and hold")
+        return shared, shared.seat()
 
     @property
     def anomalies(self) -> Counter[str]:
@@ -176,15 +275,17 @@ class PlaceOrdered:
         """Take a message; judge every message the event-time order releases."""
         if not isinstance(event, ChatMessage):
             return ()
-        return [f for message in self._order.admit(event) for f in self._judge(message)]
+        return [f for message in self._order.admit(self._seat, event) for f in self._judge(message)]
 
     def advance(self, source: str, newest: datetime) -> list[Finding]:
         """An input partition's progress (see `EventTimeOrder.advance`): judge what it releases."""
-        return [f for message in self._order.advance(source, newest) for f in self._judge(message)]
+        return [
+            f for message in self._order.advance(self._seat, source, newest) for f in self._judge(message)
+        ]
 
     def flush(self) -> list[Finding]:
         """Judge the messages still held back (end of a replay or a clean shutdown)."""
-        return [f for message in self._order.drain() for f in self._judge(message)]
+        return [f for message in self._order.drain(self._seat) for f in self._judge(message)]
 
     def _judge(self, message: ChatMessage) -> Sequence[Finding]:
         raise NotImplementedError

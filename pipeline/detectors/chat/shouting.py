@@ -16,7 +16,7 @@ from functools import lru_cache
 from pipeline.contracts import CHAT, ChatMessage, Event
 from pipeline.detectors.chat.evidence import make_finding, message_evidence, place_of
 from pipeline.detectors.chat.lexicon import Lexicon, compile_lexicon
-from pipeline.detectors.chat.order import DEFAULT_LATENESS, EventTimeOrder, PlaceOrdered
+from pipeline.detectors.chat.order import DEFAULT_LATENESS, PlaceOrdered, SharedOrder
 from pipeline.detectors.chat.state import BoundedMap, Window
 from pipeline.detectors.chat.text import MEMO_TEXTS, caps_ratio, has_punct_run, letters
 from pipeline.findings import Finding, Span
@@ -95,7 +95,9 @@ class _Shouts:
         whole = [Span(start=start, end=end, label="shouting")] if line.shouted and end > start else []
         return whole + self.lexicon.find(text)
 
-    def _finding(self, name: str, event: ChatMessage, lines: list[_Line], reason: str, score: float) -> Finding:
+    def _finding(
+        self, name: str, event: ChatMessage, lines: list[_Line], reason: str, score: float
+    ) -> Finding:
         players = [event.player_id, *(ln.message.player_id for ln in lines)]
         messages = [ln.message for ln in lines]
         hostile = sum(ln.hostile for ln in lines)
@@ -108,7 +110,11 @@ class _Shouts:
             summary=f"{reason} in {event.channel} chat ({len(lines)} lines, {hostile} insulting)",
             id_parts=(name, place_of(event), messages[0].event_id),
             source_event_ids=[m.event_id for m in messages],
-            evidence={"messages": [message_evidence(m, self._spans(ln)) for ln, m in zip(lines, messages, strict=True)][-20:]},
+            evidence={
+                "messages": [
+                    message_evidence(m, self._spans(ln)) for ln, m in zip(lines, messages, strict=True)
+                ][-20:]
+            },
             window=(messages[0].ts, event.ts),
             table_id=event.table_id,
             tournament_id=event.tournament_id,
@@ -155,11 +161,15 @@ class ShoutingMatchDetector(_Shouts, PlaceOrdered):
     """How far a lagging input partition may hold the others back (None: `order.HOLD_FACTOR` x lateness)."""
     name: str = "chat.shouting_match"
     topics: frozenset[str] = frozenset({CHAT})
-    _order: EventTimeOrder = field(init=False)
+    shared: SharedOrder | None = None
+    """The event-time order of the detector set, shared with the other place-keyed detectors
+    (None: one of its own, from `lateness` and `hold`)."""
+    _order: SharedOrder = field(init=False)
+    _seat: int = field(init=False)
 
     def __post_init__(self) -> None:
         _Shouts.__post_init__(self)
-        self._order = EventTimeOrder(lateness=self.lateness, hold=self.hold)
+        self._order, self._seat = self._take_seat(self.shared, self.lateness, self.hold)
 
     def _judge(self, event: ChatMessage) -> Sequence[Finding]:
         """Report a match once per window."""
@@ -182,6 +192,9 @@ class ShoutingMatchDetector(_Shouts, PlaceOrdered):
             pair = [ln for ln in loud if ln.message.player_id in (event.player_id, other)]
             turns = sum(1 for a, b in itertools.pairwise(pair) if a.message.player_id != b.message.player_id)
             mine = sum(1 for ln in pair if ln.message.player_id == event.player_id)
-            if turns >= self.limits.match_turns and min(mine, len(pair) - mine) >= self.limits.match_lines_each:
+            if (
+                turns >= self.limits.match_turns
+                and min(mine, len(pair) - mine) >= self.limits.match_lines_each
+            ):
                 best = pair if len(pair) > len(best) else best
         return best
