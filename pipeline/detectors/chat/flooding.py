@@ -32,7 +32,7 @@ class FloodLimits:
     max_char_run: int = 30
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one is built per message, and frozen ones cost 3x to build
 class _Line:
     message: ChatMessage
     folded: str

@@ -79,6 +79,8 @@ _SEPARATOR = re.compile(r"[\s._*\-]")
 _REPEAT = re.compile(r"(.)\1+")
 _STRETCHED = re.compile(r"([^\W\d_])\1\1")
 _MIXED = re.compile(r"[a-z][^\W\d_a-z]*[\u0400-\u04ff]|[\u0400-\u04ff][^\W\d_]*[a-z]")
+_UNPLAIN = re.compile(f"{_STRETCHED.pattern}|{_SPACED.pattern}")
+"""`_STRETCHED` or `_SPACED` in one pass (most lines have neither); `_STRETCHED`'s group stays 1."""
 
 
 def squeeze(word: str) -> str:
@@ -118,7 +120,7 @@ class Lexicon:
     def _find(self, text: str) -> list[Span]:
         folded, where = fold_mapped(text)
         mixed = not folded.isascii() and _MIXED.search(folded)  # mixing needs a Cyrillic letter
-        plain = not (_STRETCHED.search(folded) or _SPACED.search(folded) or mixed)
+        plain = not (mixed or _UNPLAIN.search(folded))
         if plain and self.index.keys().isdisjoint(_TOKEN.findall(folded)):
             return []
         tokens = _tokens(folded)

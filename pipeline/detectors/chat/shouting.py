@@ -46,6 +46,12 @@ def is_shouted(text: str, limits: ShoutLimits) -> bool:
 @lru_cache(maxsize=MEMO_TEXTS)
 def _loudness(text: str) -> tuple[int, float, bool]:
     # Memoised: both shouting detectors measure every line (the match detector `lateness` later).
+    if text.isascii():
+        # An ASCII letter is upper or lower case, nothing else: the letters are the cased ones,
+        # counted by the same two passes `caps_ratio` makes (no regex pass for `letters`).
+        upper, lower = sum(map(str.isupper, text)), sum(map(str.islower, text))
+        cased = upper + lower
+        return cased, upper / cased if cased else 0.0, has_punct_run(text)
     return len(letters(text)), caps_ratio(text), has_punct_run(text)
 
 
