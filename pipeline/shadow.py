@@ -24,12 +24,11 @@ the verdict is the same, the second of the two to see the message takes the firs
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from pipeline.contracts import ChatMessage, Event
+from pipeline.contracts import Event
 from pipeline.detector import (
     CountingDetector,
     Detector,
@@ -40,14 +39,16 @@ from pipeline.detector import (
     SourceTimedDetector,
     StatefulDetector,
 )
-from pipeline.detectors.chat.classifier import ClassifierDetector
 from pipeline.detectors.chat.lexicon import compile_lexicon
 from pipeline.detectors.chat.offences import Offence
-from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector, _line
+from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
 from pipeline.findings import Finding
 from pipeline.registry import build_detectors
 from pipeline.rules import RulesConfig
-from pipeline.text_model import TextClassifier, TextVerdict
+from pipeline.shadow_shared import SharedClassifierFindings as SharedClassifierFindings  # re-exported
+from pipeline.shadow_shared import share_classifier_findings
+from pipeline.shadow_tap import tapped_shadow
+from pipeline.text_model import TextClassifier
 
 PREFIX = "shadow:"
 
@@ -169,7 +170,7 @@ class DurableShadowDetector(ShadowDetector):
 
     def _process(self, event: Event) -> Sequence[Finding]:
         tap = self._tap
-        return super().process(event) if tap is None else _tapped_shadow(tap, event)
+        return super().process(event) if tap is None else tapped_shadow(tap, event)
 
     @property
     def durable(self) -> ShadowStore:
@@ -179,101 +180,6 @@ class DurableShadowDetector(ShadowDetector):
 
 def _marked(findings: Sequence[Finding]) -> tuple[Finding, ...]:
     return tuple(f.model_copy(update={"shadow": True}) for f in findings)
-
-
-def _tapped_shadow(tap: LedgerTap, event: Event) -> tuple[Finding, ...]:
-    """`_marked(tap.process(event))` with one copy of each finding instead of two: the prior
-    offences and the shadow mark in one `model_copy` (the recorded offence reads neither)."""
-    produced = tap.inner.process(event)
-    if not produced:
-        return ()
-    ledger = tap.ledger
-    out: list[Finding] = []
-    for finding in produced:
-        prior = ledger.prior(finding.subject, event.ts, excluding=event.event_id, of=finding.category)
-        same = ledger.prior(
-            finding.subject, event.ts, excluding=event.event_id, category=finding.category, of=finding.category
-        )
-        evidence = {**finding.evidence, "prior_offences": prior, "prior_same_category": same}
-        out.append(finding.model_copy(update={"evidence": evidence, "shadow": True}))
-    for finding in out:
-        offence = Offence(event.event_id, finding.category, finding.finding_id, finding.detector, _line(event, finding))
-        ledger.record(finding.subject, event.ts, offence)
-    return tuple(out)
-
-
-class _LastFindings:
-    """The last message a `SharedClassifierFindings` pair handled: event, verdict, findings."""
-
-    __slots__ = ("event", "findings", "verdict")
-
-    def __init__(self) -> None:
-        self.event: Event | None = None
-        self.verdict: TextVerdict | None = None
-        self.findings: Sequence[Finding] = ()
-
-
-class SharedClassifierFindings:
-    """A `ClassifierDetector` that takes its twin's findings for the same message when both got
-    the same verdict. Its findings are a function of the message and the verdict alone (the word
-    list is one object for both, the name is `chat.classifier` in both), so they are identical;
-    a different verdict (the candidate thresholds flag otherwise), or any other message, is
-    classified as before."""
-
-    def __init__(self, inner: ClassifierDetector, last: _LastFindings) -> None:
-        self._inner = inner
-        self._last = last
-
-    @property
-    def inner(self) -> ClassifierDetector:
-        """The wrapped detector."""
-        return self._inner
-
-    @property
-    def name(self) -> str:
-        """The wrapped detector's name."""
-        return self._inner.name
-
-    @property
-    def topics(self) -> frozenset[str]:
-        """The wrapped detector's topics."""
-        return self._inner.topics
-
-    def key(self, event: Event) -> str:
-        """The wrapped detector's key."""
-        return self._inner.key(event)
-
-    def prefetch(self, events: Sequence[Event]) -> None:
-        """The wrapped detector's prefetch."""
-        self._inner.prefetch(events)
-
-    def process(self, event: Event) -> Sequence[Finding]:
-        """The twin's findings for this very message under the same verdict, else the wrapped one's."""
-        if not isinstance(event, ChatMessage):
-            return self._inner.process(event)
-        verdict = self._inner.classifier.classify([event.text])[0]
-        last = self._last
-        if last.event is event and last.verdict == verdict:
-            return last.findings
-        findings = self._inner.process(event)  # a cache hit for the verdict: the same one
-        last.event, last.verdict, last.findings = event, verdict, findings
-        return findings
-
-
-def _share_classifier_findings(live: dict[str, Detector], candidates: dict[str, Detector]) -> None:
-    """Wrap both sets' `chat.classifier` (a ledger tap around a `ClassifierDetector`, one word
-    list for both) in `SharedClassifierFindings` with one memo; anything else is left as it is."""
-    name = "chat.classifier"
-    a, b = live.get(name), candidates.get(name)
-    if not (isinstance(a, LedgerTap) and isinstance(b, LedgerTap)):
-        return
-    x, y = a.inner, b.inner
-    if not (type(x) is ClassifierDetector and type(y) is ClassifierDetector
-            and x.lexicon is y.lexicon and x.name == y.name == name):
-        return
-    last = _LastFindings()
-    live[name] = dataclasses.replace(a, inner=SharedClassifierFindings(x, last))
-    candidates[name] = dataclasses.replace(b, inner=SharedClassifierFindings(y, last))
 
 
 class OverlayLedger(OffenceLedger):
@@ -393,5 +299,5 @@ def build_with_shadows(
     candidates = build_detectors(rules=shadow_rules, classifier=shadow_classifier, chat_lateness=chat_lateness,
                                  chat_ledger=overlay, chat_lexicon=lexicon)
     if "chat.classifier" in names:
-        _share_classifier_findings(live, candidates)
+        share_classifier_findings(live, candidates)
     return with_shadows(live, candidates, names=names, rules=shadow_rules)
