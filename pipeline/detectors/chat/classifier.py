@@ -37,7 +37,9 @@ def partner_of(message: ChatMessage, category: str) -> tuple[str, ...]:
     return ()
 
 
-NOT_WITHOUT_HAND = frozenset(c for c, (family, _) in CATEGORIES.items() if family == "chat") - {"hand_in_play"}
+NOT_WITHOUT_HAND = frozenset(c for c, (family, _) in CATEGORIES.items() if family == "chat") - {
+    "hand_in_play"
+}
 """Categories a message may get when no hand is running: talk about a finished hand is allowed."""
 
 
@@ -63,7 +65,11 @@ class ClassifierDetector:
         """Classify one message."""
         if not isinstance(event, ChatMessage):
             return ()
-        return tuple(self.process_batch([event]))
+        verdict = self.classifier.classify([event.text])[0]
+        if not verdict.flagged:
+            return ()  # most messages (see `process_batch`)
+        found = self._judge(event, verdict)
+        return () if found is None else (found,)
 
     def prefetch(self, events: Sequence[Event]) -> None:
         """Classify a whole poll batch in one model call, so per-event `process` finds it cached.
@@ -84,12 +90,17 @@ class ClassifierDetector:
         for message, verdict in zip(messages, verdicts, strict=True):
             if not verdict.flagged:
                 continue  # only a category the model flagged is this detector's (`from_model` below)
-            words = self.lexicon.find(message.text)
-            fused = fuse(verdict, words, hand_running=message.hand_id is not None, text=message.text)
-            if fused is None or not fused.from_model:
-                continue
-            out.append(self._finding(message, verdict, fused))
+            found = self._judge(message, verdict)
+            if found is not None:
+                out.append(found)
         return out
+
+    def _judge(self, message: ChatMessage, verdict: TextVerdict) -> Finding | None:
+        words = self.lexicon.find(message.text)
+        fused = fuse(verdict, words, hand_running=message.hand_id is not None, text=message.text)
+        if fused is None or not fused.from_model:
+            return None
+        return self._finding(message, verdict, fused)
 
     def _finding(self, message: ChatMessage, verdict: TextVerdict, fused: Fused) -> Finding:
         spans = tuple(s for s in fused.spans if s.end <= len(message.text))
@@ -134,10 +145,10 @@ class CachedClassifier:
         if len(texts) == 1:
             # What the detectors ask per message: one lookup, no batch bookkeeping.
             text = texts[0]
-            verdict = self._seen.get(text)
+            verdict = self._seen.recent(text)
             if verdict is None:
                 verdict = self._inner.classify([text])[0]
-            self._seen.put(text, verdict)
+                self._seen.put(text, verdict)
             return [verdict]
         known = {t: v for t in dict.fromkeys(texts) if (v := self._seen.get(t)) is not None}
         missing = [t for t in dict.fromkeys(texts) if t not in known]

@@ -111,7 +111,7 @@ class Lexicon:
 
     def find(self, text: str) -> list[Span]:
         """Every match as a span on `text` labelled with its category, left to right."""
-        known = self._recent.get(text)
+        known = self._recent.recent(text)
         if known is None:
             known = tuple(self._find(text))
             self._recent.put(text, known)

@@ -44,6 +44,13 @@ class BoundedMap(Generic[K, V]):
         """The value at `key`, without touching it."""
         return self._data.get(key)
 
+    def recent(self, key: K) -> V | None:
+        """The value at `key`, made the most recent if there is one (a memo's hit, in one call)."""
+        value = self._data.get(key)
+        if value is not None:
+            self._data.move_to_end(key)
+        return value
+
     def put(self, key: K, value: V) -> None:
         """Store a value and make it the most recent."""
         self._data[key] = value
