@@ -16,313 +16,67 @@ from pipeline.findings import Span
 
 EXPLICIT = (
     # en
-    "pocket *",
-    "the nuts",
-    "nut flush",
-    "top set",
-    "rockets",
-    "cowboys",
-    "big slick",
-    "ace king",
-    "ace queen",
-    "pocket pair",
+    "pocket *", "the nuts", "nut flush", "top set", "rockets", "cowboys", "big slick", "ace king",
+    "ace queen", "pocket pair",
     # id
-    "sepasang *",
-    "kartu as",
-    "as raja",
-    "pocket raja",
-    "dua as",
+    "sepasang *", "kartu as", "as raja", "pocket raja", "dua as",
     # vi
-    "đôi a",
-    "đôi k",
-    "đôi q",
-    "đôi j",
-    "đôi át",
-    "cù lũ",
-    "tứ quý",
+    "đôi a", "đôi k", "đôi q", "đôi j", "đôi át", "cù lũ", "tứ quý",
     # hu
-    "királypár*",
-    "zsebpár*",
-    "ászpár*",
+    "királypár*", "zsebpár*", "ászpár*",
     # uk / ru
-    "кишенькові *",
-    "пара тузів",
-    "натс",
-    "карманн* *",
-    "пара тузов",
+    "кишенькові *", "пара тузів", "натс", "карманн* *", "пара тузов",
 )
 """Named holdings: as specific as printed cards."""
 HOLDINGS = (
-    "aces",
-    "kings",
-    "queens",
-    "jacks",
-    "nuts",
-    "a set",
-    "flush draw",
-    "straight draw",
-    "full house",
-    "two pair",
-    "trips",
-    "quads",
-    "overpair",
-    "a flush",
-    "the flush",
-    "a straight",
-    "the straight",
-    "thùng",
-    "sảnh",
-    "bộ ba",
-    "xám",
-    "ász*",
-    "királyok*",
-    "dámák*",
-    "drill",
-    "színsor",
-    "туз*",
-    "корол*",
-    "сет",
-    "флеш",
-    "стріт",
-    "стрит",
-    "фулл",
-    "каре",
+    "aces", "kings", "queens", "jacks", "nuts", "a set", "flush draw", "straight draw", "full house",
+    "two pair", "trips", "quads", "overpair", "a flush", "the flush", "a straight", "the straight",
+    "thùng", "sảnh", "bộ ba", "xám", "ász*", "királyok*", "dámák*", "drill", "színsor",
+    "туз*", "корол*", "сет", "флеш", "стріт", "стрит", "фулл", "каре",
 )
 """Vague holdings: rank words and hand classes, which also turn up in unrelated talk."""
 ATTRIBUTION = (
-    "he has",
-    "he's got",
-    "hes got",
-    "he got",
-    "she has",
-    "she's got",
-    "he holds",
-    "he is holding",
-    "he's holding",
-    "villain has",
-    "you're beat",
-    "ur beat",
-    "youre beat",
-    "he's bluffing",
-    "hes bluffing",
-    "he is bluffing",
-    "he has nothing",
-    "he's on a draw",
-    "dia punya",
-    "dia pegang",
-    "dia ada",
-    "dia bluff",
-    "dia ngebluff",
-    "nó có",
-    "hắn có",
-    "nó đang có",
-    "nó bluff",
-    "nó tháu",
-    "neki van",
-    "nála van",
-    "blöfföl*",
-    "у нього",
-    "в нього",
-    "він має",
-    "вона має",
-    "блефу*",
-    "у него",
-    "у неё",
-    "у нее",
-    "блефует",
+    "he has", "he's got", "hes got", "he got", "she has", "she's got", "he holds", "he is holding",
+    "he's holding", "villain has", "you're beat", "ur beat", "youre beat", "he's bluffing", "hes bluffing",
+    "he is bluffing", "he has nothing", "he's on a draw",
+    "dia punya", "dia pegang", "dia ada", "dia bluff", "dia ngebluff",
+    "nó có", "hắn có", "nó đang có", "nó bluff", "nó tháu",
+    "neki van", "nála van", "blöfföl*",
+    "у нього", "в нього", "він має", "вона має", "блефу*",
+    "у него", "у неё", "у нее", "блефует",
 )
 ADVICE = (
-    "fold",
-    "call",
-    "raise",
-    "reraise",
-    "shove",
-    "go all in",
-    "all in",
-    "just call",
-    "just fold",
-    "don't call",
-    "dont call",
-    "don't fold",
-    "dont fold",
-    "muck it",
-    "snap call",
-    "3bet",
-    "4bet",
-    "lipat",
-    "buang",
-    "fold aja",
-    "call aja",
-    "raise aja",
-    "allin aja",
-    "all in aja",
-    "ikut aja",
-    "jangan call",
-    "jangan ikut",
-    "jangan fold",
-    "úp đi",
-    "úp bài",
-    "bỏ bài",
-    "bỏ đi",
-    "theo đi",
-    "tố đi",
-    "tất tay",
-    "all in đi",
-    "đừng theo",
-    "dobd",
-    "dobd el",
-    "add meg",
-    "ne add meg",
-    "emelj",
-    "passzolj",
-    "tartsd",
-    "told be",
-    "скидай",
-    "скинь карти",
-    "пасуй",
-    "колл",
-    "коль",
-    "колли",
-    "рейзи",
-    "підвищуй",
-    "ва-банк",
-    "олл-ін",
-    "не коли",
-    "не колл",
-    "сбрасывай",
-    "скидывай",
-    "скинь карты",
-    "коллируй",
-    "уравнивай",
-    "повышай",
-    "олл-ин",
-    "не колли",
-    "не уравнивай",
+    "fold", "call", "raise", "reraise", "shove", "go all in", "all in", "just call", "just fold",
+    "don't call", "dont call", "don't fold", "dont fold", "muck it", "snap call", "3bet", "4bet",
+    "lipat", "buang", "fold aja", "call aja", "raise aja", "allin aja", "all in aja", "ikut aja",
+    "jangan call", "jangan ikut", "jangan fold",
+    "úp đi", "úp bài", "bỏ bài", "bỏ đi", "theo đi", "tố đi", "tất tay", "all in đi", "đừng theo",
+    "dobd", "dobd el", "add meg", "ne add meg", "emelj", "passzolj", "tartsd", "told be",
+    "скидай", "скинь карти", "пасуй", "колл", "коль", "колли", "рейзи", "підвищуй", "ва-банк", "олл-ін",
+    "не коли", "не колл",
+    "сбрасывай", "скидывай", "скинь карты", "коллируй", "уравнивай", "повышай", "олл-ин", "не колли", "не уравнивай",
 )
 PAST = (
-    "had",
-    "folded",
-    "called",
-    "was",
-    "last hand",
-    "previous hand",
-    "that hand",
-    "earlier",
-    "tadi",
-    "sebelumnya",
-    "lúc nãy",
-    "hồi nãy",
-    "ván trước",
-    "előző",
-    "az előbb",
-    "volt",
-    "минул*",
-    "попередн*",
-    "був",
-    "була",
-    "були",
-    "мав",
-    "прошл*",
-    "предыдущ*",
-    "был",
-    "была",
-    "было",
-    "были",
+    "had", "folded", "called", "was", "last hand", "previous hand", "that hand", "earlier",
+    "tadi", "sebelumnya", "lúc nãy", "hồi nãy", "ván trước", "előző", "az előbb", "volt",
+    "минул*", "попередн*", "був", "була", "були", "мав", "прошл*", "предыдущ*", "был", "была", "было", "были",
     # First person holding: the speaker narrating their own cards, not reading someone else's.
-    "i have",
-    "my",
-    "aku pegang",
-    "aku punya",
-    "saya pegang",
-    "mình cầm",
-    "tôi cầm",
-    "mình có",
-    "tôi có",
-    "nekem",
-    "у мене",
-    "у меня",
+    "i have", "my", "aku pegang", "aku punya", "saya pegang", "mình cầm", "tôi cầm", "mình có", "tôi có",
+    "nekem", "у мене", "у меня",
 )
 """Past tense and first-person narration: talk about a finished hand or one's own cards."""
 COMMENTARY = (
-    "would",
-    "i'd",
-    "should",
-    "should've",
-    "should have",
-    "could",
-    "i'll",
-    "nice",
-    "good",
-    "great",
-    "bad",
-    "sick",
-    "wp",
-    "gj",
-    "what a",
-    "that",
-    "hero",
-    "i",
-    "you",
-    "bagus",
-    "mantap",
-    "aku",
-    "saya",
-    "hay",
-    "đẹp",
-    "tôi",
-    "szép",
-    "jó",
-    "én",
-    "гарн*",
-    "хорош*",
-    "класн*",
-    "красив*",
-    "отличн*",
-    "чудов*",
-    "я",
-    "bátor",
-    "rossz",
-    "sick",
-    "brave",
-    "kamu",
-    "lu",
-    "loe",
-    "mày",
-    "bạn",
-    "ты",
-    "ти",
-    "te",
-    "ön",
-    "why",
-    "kenapa",
-    "smelý",
-    "сміливий",
-    "смелый",
-    "поганий",
-    "плохой",
+    "would", "i'd", "should", "should've", "should have", "could", "i'll", "nice", "good", "great", "bad", "sick", "wp", "gj", "what a", "that", "hero", "i", "you",
+    "bagus", "mantap", "aku", "saya", "hay", "đẹp", "tôi", "szép", "jó", "én", "гарн*", "хорош*",
+    "класн*", "красив*", "отличн*", "чудов*", "я",
+    "bátor", "rossz", "sick", "brave", "kamu", "lu", "loe", "mày", "bạn", "ты", "ти", "te", "ön", "why", "kenapa", "smelý", "сміливий", "смелый", "поганий", "плохой",
     # A call on the phone, not at the table ("brb phone call", "a video call").
-    "phone",
-    "video",
-    "a",
+    "phone", "video", "a",
 )
 """Words that, right before an advice word, make it commentary or narration ("nice call", "I fold")."""
 COMMENTARY_AFTER = (
-    "nekat",
-    "gila",
-    "bagus",
-    "mantap",
-    "liều",
-    "đẹp",
-    "hay",
-    "tệ",
-    "dở",
-    "me",
-    "you",
-    "it was",
-    "911",
-    "112",
-    "mom",
-    "home",  # "call 911 lol", "call mom": not at the table
+    "nekat", "gila", "bagus", "mantap", "liều", "đẹp", "hay", "tệ", "dở", "me", "you", "it was",
+    "911", "112", "mom", "home",  # "call 911 lol", "call mom": not at the table
 )
 """Words that, right after an advice word, make it commentary ("call nekat", "call liều thế")."""
 
@@ -341,9 +95,7 @@ _OPEN, _CLOSE = r"(?<![\w'])(?:", r")(?![\w'])"
 def _phrases(phrases: Iterable[str]) -> re.Pattern[str]:
     parts = []
     for phrase in sorted({fold(p) for p in phrases}, key=len, reverse=True):
-        body = r"\s+".join(
-            re.escape(w.rstrip("*")) + (r"\w*" if w.endswith("*") else "") for w in phrase.split()
-        )
+        body = r"\s+".join(re.escape(w.rstrip("*")) + (r"\w*" if w.endswith("*") else "") for w in phrase.split())
         parts.append(body)
     return re.compile(f"{_OPEN}{'|'.join(parts)}{_CLOSE}")
 
@@ -405,40 +157,26 @@ class HandTalkModel:
         named = self._spans(self.explicit, folded, where, "holding")
         if named and not spans:
             score += self.w_cards
-        holding = named + [
-            s for s in self._spans(self.holdings, folded, where, "holding") if not _inside(s, named)
-        ]
+        holding = named + [s for s in self._spans(self.holdings, folded, where, "holding") if not _inside(s, named)]
         if holding and not spans and not named:
             score += self.w_holding
         read = self._spans(self.attribution, folded, where, "read")
         score += self.w_attribution if read else 0.0
         narrated = self.past.search(folded) is not None
         # In narration ("I had AK, folded"), advice words describe what happened: not advice.
-        advice = (
-            []
-            if narrated
-            else [
-                s
-                for s in self._spans(self.advice, folded, where, "advice")
-                if not self._commentary(folded, where, s)
-            ]
-        )
+        advice = [] if narrated else [
+            s for s in self._spans(self.advice, folded, where, "advice") if not self._commentary(folded, where, s)
+        ]
         if advice:
             score += self.w_advice + (self.w_exclaim if "!" in text else 0.0)
         if score > 0 and narrated:
             score += self.w_past
         spans += holding + read + advice
-        return HandTalk(
-            max(0.0, score), tuple(sorted(spans, key=lambda s: s.start)), bool(advice), bool(spans)
-        )
+        return HandTalk(max(0.0, score), tuple(sorted(spans, key=lambda s: s.start)), bool(advice), bool(spans))
 
     @staticmethod
     def _spans(pattern: re.Pattern[str], folded: str, where: Sequence[int], label: str) -> list[Span]:
-        return [
-            Span(start=where[m.start()], end=where[m.end() - 1] + 1, label=label)
-            for m in pattern.finditer(folded)
-            if m.end() > m.start()
-        ]
+        return [Span(start=where[m.start()], end=where[m.end() - 1] + 1, label=label) for m in pattern.finditer(folded) if m.end() > m.start()]
 
     def _commentary(self, folded: str, where: Sequence[int], span: Span) -> bool:
         start = where.index(span.start) if span.start in where else 0
@@ -449,9 +187,7 @@ class HandTalkModel:
         if any(self.commentary.fullmatch(t) for t in (tail, last[-1] if last else "")):
             return True
         after = folded[end : end + 16].lstrip(" ,").split(maxsplit=2)
-        return any(
-            self.commentary_after.fullmatch(t) for t in (" ".join(after[:2]), after[0] if after else "")
-        )
+        return any(self.commentary_after.fullmatch(t) for t in (" ".join(after[:2]), after[0] if after else ""))
 
 
 _NO_TALK = HandTalk(0.0, (), False, False)
