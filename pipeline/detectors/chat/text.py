@@ -87,8 +87,9 @@ def _fold_mapped(text: str, leet: bool) -> tuple[str, Sequence[int]]:
         return (lowered.translate(_LEET) if leet else lowered), range(len(text))
     folds = _LEET_FOLDS if leet else _PLAIN_FOLDS
     folded = text.translate(folds)  # each character's `_fold_char`, joined, in one C-level pass
-    if len(folded) == len(text) and folds.empty.isdisjoint(text):
-        # As long as the text with no piece empty: every character folded to exactly one.
+    if len(folded) == len(text) and (not folds.widening or folds.empty.isdisjoint(text)):
+        # As long as the text with no piece empty: every character folded to exactly one. While
+        # no character ever folded to several, an empty piece would have shortened the text.
         return folded, range(len(text))
     pieces = [folds[ord(char)] for char in text]
     return folded, tuple(i for i, piece in enumerate(pieces) for _ in piece)
@@ -103,6 +104,8 @@ class _CharFolds(dict[int, str]):
         self.empty: set[str] = set()
         """Characters that fold to nothing (zero-width, lone combining marks): never forgotten, so
         it holds every such character of any text just translated (there are a few thousand)."""
+        self.widening = False
+        """Whether any character has folded to several ("ß" to "ss"); never reset, like `empty`."""
 
     def __missing__(self, code: int) -> str:
         if len(self) >= _MAX_FOLDS:
@@ -110,6 +113,8 @@ class _CharFolds(dict[int, str]):
         piece = self[code] = _fold_char(chr(code), self.leet)
         if not piece:
             self.empty.add(chr(code))
+        elif len(piece) > 1:
+            self.widening = True
         return piece
 
 
