@@ -275,7 +275,12 @@ class PlaceOrdered:
         """Take a message; judge every message the event-time order releases."""
         if not isinstance(event, ChatMessage):
             return ()
-        return [f for message in self._order.admit(self._seat, event) for f in self._judge(message)]
+        released = self._order.admit(self._seat, event)
+        if not released:
+            return ()
+        if len(released) == 1:
+            return self._judge(released[0])  # most calls, once the buffer is full: no list built
+        return [f for message in released for f in self._judge(message)]
 
     def advance(self, source: str, newest: datetime) -> list[Finding]:
         """An input partition's progress (see `EventTimeOrder.advance`): judge what it releases."""
