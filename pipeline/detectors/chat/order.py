@@ -169,6 +169,8 @@ class SharedOrder:
     what it released instead of running it again. A seat that skipped an operation is handed its
     release with its next one (a backlog), so no seat misses a message another seat's call
     released; a seat that never admitted anything releases nothing, as a buffer of its own would.
+    A seat whose first call comes after the others have admitted messages (a detector run over
+    the stream on its own, after the others) gets a buffer of its own: it shares nothing.
     """
 
     order: EventTimeOrder
@@ -177,43 +179,72 @@ class SharedOrder:
     _last: object = None
     """The last operation run: an event id, a (source, newest) mark or `_DRAINED`."""
     _released: Sequence[ChatMessage] = ()
+    _admitted: bool = False
+    """Whether any message went through the shared buffer (a seat first seen later goes alone)."""
     _taken: list[int] = field(default_factory=list)
     """Per seat: the last operation whose release it has (-1: it has admitted nothing yet)."""
     _backlog: list[list[ChatMessage]] = field(default_factory=list)
+    _alone: list[EventTimeOrder | None] = field(default_factory=list)
+    """Per seat: its own buffer, if it came late (see above)."""
 
-    @property
-    def anomalies(self) -> Counter[str]:
-        """The buffer's late and duplicate inputs (each seat saw the same ones)."""
-        return self.order.anomalies
+    def anomalies_of(self, seat: int) -> Counter[str]:
+        """The late and duplicate inputs of the buffer `seat` uses (shared: every seat saw them)."""
+        alone = self._alone[seat]
+        return self.order.anomalies if alone is None else alone.anomalies
 
     def seat(self) -> int:
         """A place for one more detector."""
         self._taken.append(-1)
         self._backlog.append([])
+        self._alone.append(None)
         return len(self._taken) - 1
 
     def admit(self, seat: int, message: ChatMessage) -> Sequence[ChatMessage]:
         """As `EventTimeOrder.admit`, for the detector at `seat`."""
         same = self._last == message.event_id
         if self._taken[seat] < 0:
+            alone = self._alone_at(seat, same)
+            if alone is not None:
+                return alone.admit(message)
             # Its first message: what earlier operations released is not this seat's.
             self._taken[seat] = self._serial - 1 if same else self._serial
         if same and self._taken[seat] < self._serial:
             return self._take(seat)
+        self._admitted = True
         return self._run(seat, message.event_id, self.order.admit(message))
 
     def advance(self, seat: int, source: str, newest: datetime) -> Sequence[ChatMessage]:
         """As `EventTimeOrder.advance`, for the detector at `seat`."""
         mark = (source, newest)
-        if self._last == mark and self._taken[seat] < self._serial:
+        same = self._last == mark
+        if self._taken[seat] < 0 and (alone := self._alone_at(seat, same)) is not None:
+            return alone.advance(source, newest)
+        if same and self._taken[seat] < self._serial:
             return self._take(seat)
         return self._run(seat, mark, self.order.advance(source, newest))
 
     def drain(self, seat: int) -> Sequence[ChatMessage]:
         """As `EventTimeOrder.drain`, for the detector at `seat`."""
-        if self._last == _DRAINED and self._taken[seat] < self._serial:
+        same = self._last == _DRAINED
+        if self._taken[seat] < 0 and (alone := self._alone_at(seat, same)) is not None:
+            return alone.drain()
+        if same and self._taken[seat] < self._serial:
             return self._take(seat)
         return self._run(seat, _DRAINED, self.order.drain())
+
+    def _alone_at(self, seat: int, joining: bool) -> EventTimeOrder | None:
+        """The own buffer of a seat not yet in step: made when it first comes after messages went
+        through the shared one, other than to pass on the operation just run."""
+        alone = self._alone[seat]
+        if alone is None and self._admitted and not joining:
+            order = self.order
+            alone = self._alone[seat] = EventTimeOrder(
+                lateness=order.lateness,
+                dedupe_horizon=order.dedupe_horizon,
+                max_ids=order.max_ids,
+                hold=order.hold,
+            )
+        return alone
 
     def _take(self, seat: int) -> Sequence[ChatMessage]:
         if self._taken[seat] < 0:
@@ -241,8 +272,8 @@ class PlaceOrdered:
     """What every place-keyed chat detector does around its own `_judge`: keys a message by its
     place, admits it to the event-time order and judges what that releases, drains the order at
     the end of a replay. A subclass (a slots dataclass) declares `shared`, `_order` and `_seat` and
-    sets the last two from `_take_seat` in `__post_init__`: the order is `shared` (one per detector set, see
-    `SharedOrder`) or, without one, its own, built from its `lateness` and `hold`."""
+    sets the last two from `_take_seat` in `__post_init__`: the order is `shared` (one per detector
+    set, see `SharedOrder`) or, without one, its own, built from its `lateness` and `hold`."""
 
     __slots__ = ()
     _order: SharedOrder
@@ -265,7 +296,7 @@ class PlaceOrdered:
     def anomalies(self) -> Counter[str]:
         """Inputs the event-time order could not put in place: `late` (beyond `lateness`, judged at
         once, so findings may differ from in-order delivery) and `duplicate` (dropped)."""
-        return self._order.anomalies
+        return self._order.anomalies_of(self._seat)
 
     def key(self, event: Event) -> str:
         """State is per table / tournament / private pair."""
