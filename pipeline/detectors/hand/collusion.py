@@ -13,9 +13,10 @@ from typing import Any
 from pipeline.categories import rule_of
 from pipeline.contracts import HAND, Event, HandRecord
 from pipeline.detectors.hand.pairs import PairBook, PairEntry, Tally
+from pipeline.detectors.hand.soft_spots import N_CLASSES, POST_CLASSES, SPOT_CLASSES
 from pipeline.detectors.hand.stream import Admitted, HandStream, state_key
 from pipeline.findings import Finding, stable_id
-from pipeline.hands.stats import binom_lower, binom_sum_lower, normal_upper, score_from_p, shrunk_rate
+from pipeline.hands.stats import binom_sum_lower, normal_upper, score_from_p, shrunk_rate
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,9 @@ class PairView:
     """Median over the hero's other opponents of the hero's bet rate against them."""
     villain_median: float | None = None
     """Median over the villain's other opponents of their bet rate against the villain."""
+    hero_multiway: list[int] | None = None
+    """The hero's multiway chances and attacks per class of spot (`PairBook.multiway`)."""
+    population_multiway: list[int] | None = None
 
 
 def _rate(num: float, den: float, prior: float, strength: float) -> float:
@@ -79,7 +83,9 @@ def _expected_bet_rate(v: PairView, t: CollusionThresholds) -> float:
 
 def _soft_direction(v: PairView, t: CollusionThresholds) -> tuple[float, float, float]:
     """(p-value, observed rate, expected rate) of one direction on its own; p is 1.0 when the cheap
-    checks (effect size, normal approximation) already rule it out, so exact tails run rarely."""
+    checks on its post-flop chances (effect size, normal approximation) already rule it out, so
+    exact tails run rarely. The p-value is the exact one over every chance of the direction, each
+    class of spot at its own expected rate (`_chance_groups`)."""
     p0 = _expected_bet_rate(v, t)
     n = v.pair.bet_chances
     observed = v.pair.bets / n if n else 1.0
@@ -87,27 +93,48 @@ def _soft_direction(v: PairView, t: CollusionThresholds) -> tuple[float, float, 
         return 1.0, observed, p0
     if (p0 * n - v.pair.bets) / math.sqrt(n * p0 * (1 - p0)) < t.soft_min_z:
         return 1.0, observed, p0
-    return binom_lower(v.pair.bets, n, p0), observed, p0
+    groups = _chance_groups(v, t)
+    return binom_sum_lower([(c, rate) for c, _, rate in groups if c > 0], sum(k for _, k, _ in groups)), observed, p0
+
+
+_POP_PRIOR = (0.2, 0.35, 0.5, 0.3, 0.15, 0.08)
+"""Weak priors of the population's attack rate per class of spot (`soft_spots.SPOT_CLASSES`);
+one pseudo-chance each, so only an empty population leans on them."""
+
+
+def _class_rates(v: PairView, t: CollusionThresholds) -> list[float]:
+    """Expected attack rate of the hero against this villain in each class of spot.
+
+    The hero's own heads-up rate for the class against other opponents, shrunk (`prior_strength`)
+    towards his own multiway rate for it scaled to heads-up by the population's heads-up / multiway
+    ratio, itself shrunk towards the population's multiway rate: on a full table a player is alone
+    with one opponent in few pots, and his multiway play measures his aggression on many more.
+    Post-flop classes then take the corrections of the overall expectation (the median over
+    opponents when lower than the mean, and how everyone else bets into this villain)."""
+    pop, base = v.population, v.base
+    pop_all = _rate(pop.bets, pop.bet_chances, 0.4, 1.0)
+    overall = _rate(base.bets, base.bet_chances, pop_all, t.prior_strength)
+    scale = _expected_bet_rate(v, t) / overall if overall > 0 else 1.0
+    mw = v.hero_multiway or [0] * (2 * N_CLASSES)
+    pop_mw = v.population_multiway or [0] * (2 * N_CLASSES)
+    rates = []
+    for c in range(N_CLASSES):
+        pop_hu = _rate(pop.spots[2 * c + 1], pop.spots[2 * c], _POP_PRIOR[c], 1.0)
+        pop_multi = _rate(pop_mw[2 * c + 1], pop_mw[2 * c], pop_hu, 1.0)
+        ratio = pop_hu / pop_multi if pop_multi > 0 else 1.0
+        multi = _rate(mw[2 * c + 1], mw[2 * c], pop_multi, t.prior_strength)
+        prior = min(0.99, multi * ratio)
+        own = _rate(base.spots[2 * c + 1], base.spots[2 * c], prior, t.prior_strength)
+        rates.append(min(0.99, own * scale) if c in POST_CLASSES else min(0.99, own))
+    return rates
 
 
 def _chance_groups(v: PairView, t: CollusionThresholds) -> list[tuple[int, int, float]]:
-    """(chances, bets, expected bet rate) of one direction, split into chances with a strong, leading
-    hand (a player bets those far more often, so checking one says more) and the rest."""
-    p0 = _expected_bet_rate(v, t)
-    pop, base, pair = v.population, v.base, v.pair
-    pop_strong = 1.0 - _rate(pop.strong_checks, pop.strong_chances, 0.3, 1.0)
-    strong = 1.0 - _rate(base.strong_checks, base.strong_chances, 1.0 - pop_strong, t.prior_strength)
-    # The hero's rate without strong hands relative to his overall rate, from his own baseline.
-    pop_weak = _rate(pop.bets - (pop.strong_chances - pop.strong_checks), pop.bet_chances - pop.strong_chances, 0.3, 1.0)
-    weak_base = _rate(base.bets - (base.strong_chances - base.strong_checks), base.bet_chances - base.strong_chances,
-                      pop_weak, t.prior_strength)
-    overall_base = _rate(base.bets, base.bet_chances, _rate(pop.bets, pop.bet_chances, 0.4, 1.0), t.prior_strength)
-    weak = p0 * min(1.0, weak_base / overall_base) if overall_base > 0 else p0
-    strong_bets = pair.strong_chances - pair.strong_checks
-    return [
-        (pair.strong_chances, strong_bets, max(strong, weak)),
-        (pair.bet_chances - pair.strong_chances, pair.bets - strong_bets, weak),
-    ]
+    """(chances, attacks, expected attack rate) of one direction per class of spot: post-flop
+    chances checked to by the hero's made hand against the board (a checked set says more than a
+    checked miss), and the pre-flop heads-up spots where he could raise (`soft_spots`)."""
+    spots = v.pair.spots
+    return [(spots[2 * c], spots[2 * c + 1], rate) for c, rate in enumerate(_class_rates(v, t))]
 
 
 def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[str, Any] | None:
@@ -143,9 +170,20 @@ def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[s
         "by how others bet into the partner; pooled lower tail of the total bets",
         "bet_chances": ab.pair.bet_chances,
         "reverse_bet_chances": ba.pair.bet_chances,
+        "chances_by_class": _by_class(groups[:N_CLASSES], groups[N_CLASSES:]),
         "strong_checks": ab.pair.strong_checks + ba.pair.strong_checks,
         "strong_chances": ab.pair.strong_chances + ba.pair.strong_chances,
         "check_downs": ab.pair.check_downs,
+    }
+
+
+def _by_class(ab: list[tuple[int, int, float]], ba: list[tuple[int, int, float]]) -> dict[str, Any]:
+    """Per class of spot, both directions: chances, attacks and the expected attack rate."""
+    return {
+        name: {"chances": [ab[c][0], ba[c][0]], "attacks": [ab[c][1], ba[c][1]],
+               "expected_rate": [round(ab[c][2], 4), round(ba[c][2], 4)]}
+        for c, name in enumerate(SPOT_CLASSES)
+        if ab[c][0] or ba[c][0]
     }
 
 
@@ -297,7 +335,9 @@ class PairCollusionDetector:
 
 def _view(book: PairBook, hero: str, villain: str, *, medians: bool = False) -> PairView:
     entry = book.pairs[(hero, villain)]
-    view = PairView(entry.tally, book.baseline(hero, villain), book.others_against(hero, villain), book.population)
+    multiway = book.multiway_of(hero), book.population_multiway
+    view = PairView(entry.tally, book.baseline(hero, villain), book.others_against(hero, villain), book.population,
+                    hero_multiway=multiway[0], population_multiway=multiway[1])
     if not medians:
         return view
     pop = _rate(book.population.bets, book.population.bet_chances, 0.4, 1.0)
@@ -305,6 +345,7 @@ def _view(book: PairBook, hero: str, villain: str, *, medians: bool = False) -> 
         view.pair, view.base, view.others, view.population,
         hero_median=book.median_bet_rate(hero=hero, exclude=villain, prior=pop),
         villain_median=book.median_bet_rate(villain=villain, exclude=hero, prior=pop),
+        hero_multiway=multiway[0], population_multiway=multiway[1],
     )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from pipeline.contracts import HandRecord
+from pipeline.detectors.hand.soft_spots import empty_spots
 from pipeline.hands.features import PairObs
 
 EVIDENCE_HANDS = 5
@@ -35,9 +36,15 @@ class Tally:
     flow: float = 0.0
     short_flow: float = 0.0
     check_downs: int = 0
+    spots: list[int] = field(default_factory=empty_spots)
+    """Heads-up chances to attack and attacks by class of spot (`soft_spots.SPOT_CLASSES`)."""
 
-    def add(self, obs: PairObs) -> None:
-        """Add one hand's observation."""
+    def add(self, obs: PairObs, spots: list[int] | None = None) -> None:
+        """Add one hand's observation (and its chances by class of spot, when computed)."""
+        if spots is not None:
+            mine = self.spots
+            for i, n in enumerate(spots):
+                mine[i] += n
         self.hands += 1
         self.bet_chances += obs.bet_chances
         self.bets += obs.bets
@@ -62,7 +69,7 @@ class Tally:
             self.faced - other.faced, self.folds - other.folds, self.strong_folds - other.strong_folds,
             self.n_transfer - other.n_transfer, self.transfer - other.transfer,
             self.transfer_sq - other.transfer_sq, self.flow - other.flow, self.short_flow - other.short_flow,
-            self.check_downs - other.check_downs,
+            self.check_downs - other.check_downs, [a - b for a, b in zip(self.spots, other.spots, strict=True)],
         )
 
 
@@ -87,6 +94,14 @@ class PlayerEntry:
     last_seen: datetime | None = None
 
 
+@dataclass(slots=True)
+class SpotsEntry:
+    """One player's multiway chances to attack by class of spot (`soft_spots.HandSpots.multiway`)."""
+
+    spots: list[int] = field(default_factory=empty_spots)
+    last_seen: datetime | None = None
+
+
 class PairBook:
     """Tallies per directed pair and per player, plus the population's totals for priors."""
 
@@ -98,11 +113,14 @@ class PairBook:
         self.against: OrderedDict[str, PlayerEntry] = OrderedDict()
         """Everyone's tally against one villain: how opponents in general play against them."""
         self.population = Tally()
+        self.multiway: OrderedDict[str, SpotsEntry] = OrderedDict()
+        """Each player's multiway chances to attack: his own aggression, from every pot he plays."""
+        self.population_multiway = empty_spots()
         self.by_hero: dict[str, set[str]] = {}
         self.by_villain: dict[str, set[str]] = {}
 
-    def add(self, hero: str, villain: str, obs: PairObs, record: HandRecord) -> PairEntry:
-        """Record one directed observation; returns the pair's entry."""
+    def add(self, hero: str, villain: str, obs: PairObs, record: HandRecord, spots: list[int] | None = None) -> PairEntry:
+        """Record one directed observation (with its chances by class of spot); returns the pair's entry."""
         key = (hero, villain)
         entry = self.pairs.get(key)
         if entry is None:
@@ -111,7 +129,7 @@ class PairBook:
             self.by_villain.setdefault(villain, set()).add(hero)
         else:
             self.pairs.move_to_end(key)
-        entry.tally.add(obs)
+        entry.tally.add(obs, spots)
         entry.last_seen = record.ts
         entry.last_table, entry.last_tournament = record.table_id, record.tournament_id
         for category, weight in (("soft_play", obs.soft_evidence), ("chip_dumping", obs.dump_evidence)):
@@ -128,17 +146,34 @@ class PairBook:
             player = self.players[hero] = PlayerEntry()
         else:
             self.players.move_to_end(hero)
-        player.tally.add(obs)
+        player.tally.add(obs, spots)
         player.last_seen = record.ts
         target = self.against.get(villain)
         if target is None:
             target = self.against[villain] = PlayerEntry()
         else:
             self.against.move_to_end(villain)
-        target.tally.add(obs)
+        target.tally.add(obs, spots)
         target.last_seen = record.ts
-        self.population.add(obs)
+        self.population.add(obs, spots)
         return entry
+
+    def add_multiway(self, player: str, spots: list[int], ts: datetime) -> None:
+        """Record one hand's multiway chances of a player."""
+        entry = self.multiway.get(player)
+        if entry is None:
+            entry = self.multiway[player] = SpotsEntry()
+        else:
+            self.multiway.move_to_end(player)
+        entry.last_seen = ts
+        for table in (entry.spots, self.population_multiway):
+            for i, n in enumerate(spots):
+                table[i] += n
+
+    def multiway_of(self, player: str) -> list[int]:
+        """A player's multiway chances and attacks per class (zeros when unseen)."""
+        entry = self.multiway.get(player)
+        return entry.spots if entry is not None else empty_spots()
 
     def baseline(self, hero: str, villain: str) -> Tally:
         """Hero's tally against everyone but the villain."""
@@ -164,6 +199,10 @@ class PairBook:
         for table in (self.players, self.against):
             while table and _stale(next(iter(table.values())).last_seen, horizon):
                 table.popitem(last=False)
+        while self.multiway and _stale(next(iter(self.multiway.values())).last_seen, horizon):
+            self.multiway.popitem(last=False)
+        while len(self.multiway) > self.max_pairs:
+            self.multiway.popitem(last=False)
         while len(self.pairs) > self.max_pairs:
             self._drop_oldest_pair()
 
@@ -177,9 +216,13 @@ class PairBook:
                     del index[key]
 
     def median_bet_rate(self, *, hero: str | None = None, villain: str | None = None, exclude: str,
-                        prior: float, strength: float = 5.0, min_chances: int = 5) -> float | None:
+                        prior: float, strength: float = 5.0, min_chances: int = 5,
+                        min_opponents: int = 3) -> float | None:
         """Median over opponents of the shrunk heads-up bet rate: of `hero` against each villain, or of
-        each hero against `villain`; one colluding opponent cannot move a median."""
+        each hero against `villain`; one colluding opponent cannot move a median. None below
+        `min_opponents` opponents with `min_chances`: the median of one or two is no guard against
+        one of them, only noise (and the detector takes the lower of mean and median, so that noise
+        only ever lowered the expectation; on a full PLO table most players have 1-2 such opponents)."""
         if hero is not None:
             keys = [(hero, v) for v in self.by_hero.get(hero, ()) if v != exclude]
         else:
@@ -189,7 +232,7 @@ class PairBook:
             for t in (self.pairs[k].tally for k in keys)
             if t.bet_chances >= min_chances
         )
-        if not rates:
+        if len(rates) < max(1, min_opponents):
             return None
         mid = len(rates) // 2
         return rates[mid] if len(rates) % 2 else (rates[mid - 1] + rates[mid]) / 2

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from pipeline.contracts import HandRecord
 from pipeline.detectors.hand.pairs import PairBook
+from pipeline.detectors.hand.soft_spots import soft_spots
 from pipeline.hands.bounty import bounty_awards
 from pipeline.hands.errors import HandIntegrityError
 from pipeline.hands.features import HandFeatures, hand_features
@@ -76,10 +77,13 @@ class HandStream:
             )
         features = hand_features(replay, seed=record.hand_id, starting_stacks=record.starting_stacks, bounty_won=won)
         self.pairs.expire(record.ts)
+        spots = soft_spots(replay)
+        for player, counts in spots.multiway.items():
+            self.pairs.add_multiway(record.players[player], counts, record.ts)
         touched = []
         for (hero, villain), obs in features.pairs.items():
             key = (record.players[hero], record.players[villain])
-            self.pairs.add(key[0], key[1], obs, record)
+            self.pairs.add(key[0], key[1], obs, record, spots.pairs.get((hero, villain)))
             touched.append(key)
         return Admitted(record, features, won, tuple(touched))
 
