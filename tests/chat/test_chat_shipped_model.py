@@ -43,14 +43,19 @@ KNOWN_MISSES = {
     ("illegal_disclosure", "en", "I have the leaked player database with emails and phones, DM me"): ("criminal",),
     ("illegal_disclosure", "id", "aku punya database pemain bocor lengkap email dan nomor hp, dm"): ("criminal",),
     ("illegal_disclosure", "uk", "маю злиту базу гравців з поштою і телефонами, пишіть"): ("criminal",),
-    ("illegal_disclosure", "uk", "продаю дамп паролів користувачів цього сайту"): ("criminal",),
-    ("confidential", "en", "leaked internal security report of this room, ask me for the file"): ("impersonation",),
+    # Fifth authored round (2 Dec): selling a password dump reads as the criminal trade it also is
+    # (the uk line of the same plant and the en "leaked security report" line are now right).
+    ("illegal_disclosure", "id", "jual dump password pengguna situs ini"): ("criminal",),
 }
 KNOWN_FALSE_FLAGS = {
     "what's your telegram group about?": ("personal_info",),
     # Third authored round (2 Dec): "I agree to split" from the simulator's open final-table deal
     # talk reads as a private split agreement without the table's context (collusion 0.96).
     "mình đồng ý chia": ("collusion_talk",),
+    # Fifth authored round (2 Dec): "anyone want a deal?" in Ukrainian; "хоче" (wants) with an
+    # English loanword reads as a proposition to the sexual head (0.74: review point 0.52, below
+    # the automatic 0.75), so it reaches review, never an automatic sanction.
+    "хтось хоче діл?": ("insult",),
 }
 """Table talk the shipped model flags (pinned like KNOWN_MISSES, same card section)."""
 
