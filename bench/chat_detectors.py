@@ -7,6 +7,12 @@ model the design names. Also the same traffic with every text made unique, as a 
 the figures do not rest on memos keyed by text being hit by repeated lines. Writes
 bench/results/chat_detectors.json.
 
+The garbage collector is set as `railbird consume` sets it: once the detectors are built, each
+run calls `railbird.gc_tuning.tune_gc` (freeze what exists, higher thresholds, survivors of older
+collections frozen), the step the consumer process takes after building its lanes, so the figures
+are those of the collector production runs. The resident set size after each run is reported
+(`rss_mib_after_runs`) as the check that those settings do not let memory grow from run to run.
+
     .venv/bin/python -m bench.chat_detectors [--messages 30000] [--runs 5]
 """
 
@@ -29,6 +35,7 @@ from pipeline.detectors.chat import build_chat_detectors
 from pipeline.rules import RulesConfig
 from pipeline.runner import Pipeline
 from pipeline.text_model import TextVerdict
+from railbird.gc_tuning import tune_gc
 from simulator import abuse, phrases
 
 RESULTS = Path(__file__).resolve().parent / "results" / "chat_detectors.json"
@@ -48,7 +55,9 @@ def corpus(n: int, *, seed: int = 7) -> list[ChatMessage]:
     benign = [ln for bank in (phrases.DURING_HAND, phrases.AFTER_HAND) for g in bank.values() for ln in g]
     bad = [ln for bank in abuse.VIOLATIONS.values() for g in bank.values() for ln in g]
     floods = [ln for g in abuse.FLOOD_LINES.values() for ln in g] + list(abuse.EMOJI_SPAM)
-    nicknames = ["".join(p) for p in zip(*phrases.NICKNAME_PARTS, strict=False)] + list(phrases.OFFENSIVE_NICKNAMES)
+    nicknames = ["".join(p) for p in zip(*phrases.NICKNAME_PARTS, strict=False)] + list(
+        phrases.OFFENSIVE_NICKNAMES
+    )
     out: list[ChatMessage] = []
     for i in range(n):
         roll = rng.random()
@@ -94,6 +103,7 @@ def run_all(messages: list[ChatMessage]) -> tuple[float, float, list[float], int
     2-core box understates what one core does.
     """
     pipeline = _pipeline(build_chat_detectors(rules=RulesConfig(), classifier=TrivialClassifier()))
+    tune_gc()  # what the consumer does once its detectors exist (railbird/commands/consume.py)
     latencies: list[float] = []
     findings = 0
     start, cpu = time.perf_counter(), time.process_time()
@@ -129,6 +139,17 @@ def run_peer(messages: list[ChatMessage]) -> float | None:
     return len(texts) / (time.perf_counter() - start)
 
 
+def _rss_mib() -> float | None:
+    """This process's resident set size now (Linux /proc; None elsewhere)."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -144,6 +165,7 @@ def main() -> int:
     unique = every_text_new(messages)
     rates, cpu_rates, p50s, p99s, per_detector, peers, unique_cpu_rates = [], [], [], [], [], [], []
     findings = 0
+    rss: list[float | None] = []
     for _ in range(args.runs):
         seconds, cpu_seconds, latencies, findings = run_all(messages)
         rates.append(len(messages) / seconds)
@@ -155,6 +177,7 @@ def main() -> int:
         peer = run_peer(messages)
         if peer is not None:
             peers.append(peer)
+        rss.append(_rss_mib())
     rate = statistics.median(rates)
     peer_rate = statistics.median(peers) if peers else None
     figures = {
@@ -165,12 +188,16 @@ def main() -> int:
         "all_chat_rules_msgs_per_cpu_s": round(statistics.median(cpu_rates)),
         "all_chat_rules_msgs_per_cpu_s_every_text_new": round(statistics.median(unique_cpu_rates)),
         "all_chat_rules_msgs_per_cpu_s_runs": [round(r) for r in cpu_rates],
+        "rss_mib_after_runs": rss,
         "load_average_1m": round(os.getloadavg()[0], 2),
         "latency_us": {"p50": round(statistics.median(p50s), 1), "p99": round(statistics.median(p99s), 1)},
         "per_detector_msgs_per_s": {
             name: round(statistics.median(run[name] for run in per_detector)) for name in per_detector[0]
         },
-        "peer": {"name": "alt-profanity-check predict_prob, one batch", "msgs_per_s": round(peer_rate) if peer_rate else None},
+        "peer": {
+            "name": "alt-profanity-check predict_prob, one batch",
+            "msgs_per_s": round(peer_rate) if peer_rate else None,
+        },
         "ratio_vs_peer": round(rate / peer_rate, 3) if peer_rate else None,
         "python": platform.python_version(),
         "machine": platform.machine(),
