@@ -50,6 +50,10 @@ class ThresholdView:
         self._same: set[str] = set()
         """Texts whose verdict under this view's thresholds is the live one (held in the live
         classifier's cache, which every batch fills right after handing it here)."""
+        self._checker: Callable[[Analysis, list[float]], bool] | None = None
+        self._checked: tuple[object, ...] = ()
+        """`_same_checker` of the live configuration it was made for (model, thresholds, floors,
+        cache size)."""
         self.rescored = 0
         """Texts this view had to analyse itself (should stay near 0)."""
         live.views.append(self)
@@ -62,7 +66,16 @@ class ThresholdView:
         cache later, the others fused here with this view's thresholds."""
         from models.chat.classifier import _CACHED_CHARS
 
-        same = _same_checker(self._live, self._twin, self._base)
+        live = self._live
+        key = (
+            live.model,
+            tuple(live.model.thresholds.items()),
+            tuple(live.policy_floors.items()),
+            live.cache_size,
+        )
+        if key != self._checked:  # the live configuration changed (or first batch)
+            self._checker, self._checked = _same_checker(live, self._twin, self._base), key
+        same = self._checker
         fresh: dict[str, _Parts] = {}
         kept: list[str] = []
         verdict: Callable[[Analysis, list[float]], _Parts] | None = None
@@ -193,12 +206,13 @@ def _same_checker(
         if live_floors.get(c, 0.0) != twin_floors.get(c, 0.0)
     }
     backed_same = live_backed == twin_backed and live_insult == twin_insult
+    plain_cuts = tuple((j, cut) for _, j, cut in head_cuts)
 
     def same(analysis: Analysis, probs: list[float]) -> bool:
         lexicon_hits, rule_hits = analysis.lexicon_hits, analysis.rule_hits
         if not lexicon_hits and not rule_hits:
             if live_plain and twin_plain:
-                return all(probs[j] < cut for _, j, cut in head_cuts)
+                return all(probs[j] < cut for j, cut in plain_cuts)  # (False for NaN too)
             if live_plain or twin_plain:
                 return False
         best: dict[str, float] = {}
