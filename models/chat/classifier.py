@@ -210,20 +210,7 @@ class ChatClassifier:
         (in this batch or the cache) are analysed once; each caller gets its own scores dict."""
         cache = self._cache
         keys = [t if isinstance(t, str) else "" for t in texts]
-        todo = list(dict.fromkeys(k for k in keys if k not in cache))
-        fresh: dict[str, _Parts] = {}
-        if todo:
-            with _gc_paused():
-                analyses = self.analyzer.analyze_many(todo)
-                probs = self.head_probabilities(analyses).tolist()
-                verdict = self._verdict_maker()
-                fresh = {t: verdict(a, p) for t, a, p in zip(todo, analyses, probs, strict=True)}
-                for view in self.views:
-                    view.receive(todo, analyses, probs)
-                # Freed while collection is paused: the collector never walks them (left alive,
-                # the first collection after the batch walked ~45,000 objects of 5,000 lines).
-                del analyses, probs
-            self._remember(fresh)
+        fresh = self.fill(keys)
         out: list[TextVerdict] = []
         for k in keys:
             parts = fresh.get(k) or cache.get(k)
@@ -233,6 +220,27 @@ class ChatClassifier:
             scores, spans, language, flagged, automatic = parts
             out.append(_new_verdict(scores.copy(), spans, language, flagged, automatic))
         return out
+
+    def fill(self, keys: Sequence[str]) -> dict[str, _Parts]:
+        """Analyse the texts not in the cache, fuse them with this classifier's thresholds, hand
+        them to every view and cache them; returns the new parts by text. `classify` builds its
+        verdicts from these; a threshold view (models/chat/shadow_view.py) needs only the effect."""
+        cache = self._cache
+        todo = list(dict.fromkeys(k for k in keys if k not in cache))
+        if not todo:
+            return {}
+        with _gc_paused():
+            analyses = self.analyzer.analyze_many(todo)
+            probs = self.head_probabilities(analyses).tolist()
+            verdict = self._verdict_maker()
+            fresh = {t: verdict(a, p) for t, a, p in zip(todo, analyses, probs, strict=True)}
+            for view in self.views:
+                view.receive(todo, analyses, probs)
+            # Freed while collection is paused: the collector never walks them (left alive,
+            # the first collection after the batch walked ~45,000 objects of 5,000 lines).
+            del analyses, probs
+        self._remember(fresh)
+        return fresh
 
     def _fresh_parts(self, texts: list[str]) -> list[_Parts]:
         """Analyse and fuse texts with this classifier's thresholds: no cache, no views."""

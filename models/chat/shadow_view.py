@@ -108,7 +108,7 @@ class ThresholdView:
         keys = [t if isinstance(t, str) else "" for t in texts]
         missing = [k for k in dict.fromkeys(keys) if self._parts(k) is None]
         if missing:
-            _analyse(self._live, missing)  # the live classifier's misses, handed here
+            self._live.fill(missing)  # the live classifier's misses, handed here
             unseen = [k for k in missing if self._parts(k) is None]
             if unseen:  # in the live cache but not in this view's: analysed once more
                 self.rescored += len(unseen)
@@ -124,27 +124,6 @@ class ThresholdView:
             scores, spans, language, flagged, automatic = parts
             out.append(_new_verdict(scores.copy(), spans, language, flagged, automatic))
         return out
-
-
-def _analyse(live: ChatClassifier, texts: list[str]) -> None:
-    """What `live.classify(texts)` does to the caches and views, without building the verdicts
-    (the view discards them): the texts not in the live cache are analysed, fused with the live
-    thresholds and cached, and handed to every view. Keep in step with `ChatClassifier.classify`."""
-    from models.chat.classifier import _gc_paused
-
-    cache = live._cache
-    todo = [k for k in texts if k not in cache]
-    if not todo:
-        return
-    with _gc_paused():
-        analyses = live.analyzer.analyze_many(todo)
-        probs = live.head_probabilities(analyses).tolist()
-        verdict = live._verdict_maker()
-        fresh = {t: verdict(a, p) for t, a, p in zip(todo, analyses, probs, strict=True)}
-        for view in live.views:
-            view.receive(todo, analyses, probs)
-        del analyses, probs
-    live._remember(fresh)
 
 
 def _same_checker(
