@@ -3,7 +3,7 @@
 processes, one relay publishing), at the chosen abusive mix and a heavier one, with where the time
 goes (from the outbox rows).
 
-The mix: every Nth message is abusive ("kys") from a fresh player, so each one is a new case, an
+The mix: every Nth message is abusive (`AUTOMATIC_LINE`) from a fresh player, so each one is a new case, an
 automatic mute (sanction, audit entry, outbox row) and an enforcement event: the most expensive
 message the API ingests. The chosen mix is 1% (`--abusive-every 100`); the heavier one 10%
 (`--heavy-abusive-every 10`). Why 1%: docs/operations.md ("Figures").
@@ -47,6 +47,12 @@ from tests.consumers.review_api_double import TOKEN
 
 if TYPE_CHECKING:  # the throughput bench imports this module lazily
     from bench.e2e_throughput import Traffic
+
+AUTOMATIC_LINE = "you are a retard"
+"""A line the shipped model mutes automatically by a wide margin (insult head 0.9998 against its
+0.9963 automatic point, 2 Dec). It was "kys" until the fifth authored round put "kys" at 0.9958,
+just under that point (review, no automatic mute): a run whose line is not automatic measures
+nothing, so `_run_once` refuses a run in which no enforcement event arrives."""
 
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"
 WARMUP_S = 4.0
@@ -148,7 +154,7 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
             player = f"enf{i}" if abusive else None
             if player:
                 sent[player] = time.time()
-            value = chat_value(i, player=player, text="kys" if abusive else None, ts=datetime.now(UTC))
+            value = chat_value(i, player=player, text=AUTOMATIC_LINE if abusive else None, ts=datetime.now(UTC))
             producer.send((player or f"p{i % PLAYERS}").encode(), value)
 
         with bench_gc_off():
@@ -159,6 +165,9 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
                 time.sleep(0.2)
         stop.set()
         thread.join(5)
+        if sent and not any(p in arrived for p in sent):
+            raise RuntimeError(f"no enforcement event for any of {len(sent)} abusive lines: is "
+                               f"{AUTOMATIC_LINE!r} still automatic under the shipped model's points?")
         values = sorted(arrived[p] - t for p, t in sent.items() if p in arrived) or [float("nan")]
         # tansu's produce cost grows with the batches a topic holds (docs/operations.md "Figures"),
         # so the run's latency drifts up; the median per 10 s of sending shows by how much.
