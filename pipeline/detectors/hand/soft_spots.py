@@ -48,12 +48,15 @@ def empty_spots() -> list[int]:
     return [0] * (2 * N_CLASSES)
 
 
-def strength_class(hole: tuple[int, ...] | None, board: tuple[int, ...], variant: str) -> int:
-    """The post-flop class of a hand on this board: what it makes beyond what the board shows."""
+def strength_class(
+    hole: tuple[int, ...] | None, board: tuple[int, ...], variant: str, board_made: int | None = None
+) -> int:
+    """The post-flop class of a hand on this board: what it makes beyond what the board shows.
+    `board_made`: the board's own category, if the caller has it (one per street, not per step)."""
     if hole is None:
         return POST_UNKNOWN
     made = category(showdown_for(variant).high(hole, board))
-    if made <= category(rank_hand(board)):
+    if made <= (category(rank_hand(board)) if board_made is None else board_made):
         return POST_AIR
     return POST_STRONG if made >= TWO_PAIR else POST_PAIR
 
@@ -74,6 +77,7 @@ class HandSpots:
 def soft_spots(replay: Replay) -> HandSpots:
     """Every decision of the hand where the player could attack, by class of spot."""
     out = HandSpots()
+    boards: dict[int, int] = {}  # street -> the board's own category, ranked once per street
     acted = {s.player for s in replay.steps}
     all_in = {i for i in range(replay.n) if replay.all_in[i] and i not in acted}  # put all-in by a blind
     for step in replay.steps:
@@ -83,11 +87,11 @@ def soft_spots(replay: Replay) -> HandSpots:
             if len(step.active) == 2:
                 villain = step.active[0] if step.active[1] == hero else step.active[1]
                 if villain not in all_in:
-                    cls = _class(replay, step.street, step.facing, step.aggressor == villain, hero)
+                    cls = _class(replay, step.street, step.facing, step.aggressor == villain, hero, boards)
                     if cls is not None:
                         _count(out.pairs, (hero, villain), cls, step.kind)
             elif any(i != hero and i not in all_in for i in step.active):
-                cls = _class(replay, step.street, step.facing, step.aggressor is not None, hero)
+                cls = _class(replay, step.street, step.facing, step.aggressor is not None, hero, boards)
                 if cls is not None:
                     _count(out.multiway, hero, cls, step.kind)
         if step.all_in:
@@ -103,9 +107,15 @@ def _count(table: dict[Any, list[int]], key: Any, cls: int, kind: str) -> None:
     spots[2 * cls + 1] += kind in AGGRESSIVE
 
 
-def _class(replay: Replay, street: int, facing: int, raised: bool, hero: int) -> int | None:
+def _class(
+    replay: Replay, street: int, facing: int, raised: bool, hero: int, boards: dict[int, int]
+) -> int | None:
     if street == PREFLOP:
         return PRE_RAISED if raised else PRE_UNOPENED
     if facing:
         return None  # post-flop, facing a bet: the features' `faced`, not a chance to attack first
-    return strength_class(replay.holes[hero], replay.board[: BOARD_SIZES[street]], replay.variant)
+    board = replay.board[: BOARD_SIZES[street]]
+    made = boards.get(street)
+    if made is None:
+        made = boards[street] = category(rank_hand(board))
+    return strength_class(replay.holes[hero], board, replay.variant, made)
