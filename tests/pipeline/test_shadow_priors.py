@@ -1,5 +1,5 @@
-"""The shadow ledger tap's one-read prior counts (pipeline/shadow_tap.py) equal the ledger's own
-two `prior` calls, on a plain ledger and on a shadow world's overlay; and a `chat.classifier`
+"""The ledger's one-pass prior counts (`OffenceLedger.priors`, which the live and the shadow taps
+stamp on findings) equal its own two `prior` calls, on a plain ledger and on a shadow world's overlay; and a `chat.classifier`
 shadow pair looks each message's verdict up once per copy (pipeline/shadow_shared.py)."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from pipeline.detectors.chat.offences import Offence
 from pipeline.detectors.chat.repeat import OffenceLedger
 from pipeline.shadow import OverlayLedger
 from pipeline.shadow_shared import SharedClassifierFindings, _LastFindings
-from pipeline.shadow_tap import priors
 from pipeline.text_model import TextVerdict
 
 CATEGORIES = ("insult", "hate", "threat", "spam", "flooding", "shouting", "harassment", "hand_in_play", "odd")
@@ -38,7 +37,7 @@ def _check(ledger: OffenceLedger, rng: random.Random, players: Sequence[str]) ->
             ledger.prior(player, ts, excluding=excluding, of=of),
             ledger.prior(player, ts, excluding=excluding, category=of, of=of),
         )
-        assert priors(ledger, player, ts, excluding=excluding, of=of) == expected
+        assert ledger.priors(player, ts, excluding=excluding, of=of) == expected
         checked += expected != (0, 0)
     return checked
 

@@ -118,6 +118,11 @@ class OffenceLedger:
         joins = any(ts - t <= self._gap and (rule is None or _rule(o.category) == rule) for t, o in earlier)
         return episodes - 1 if joins else episodes
 
+    def priors(self, player_id: str, ts: datetime, *, excluding: str, of: str) -> tuple[int, int]:
+        """`(prior(..., of=of), prior(..., category=of, of=of))`: both counts a tap stamps on a
+        finding, from one read of the player's offences and one pass over them (`_prior_counts`)."""
+        return _prior_counts(self.offences(player_id, ts), ts, self._gap, excluding=excluding, of=of)
+
     def episodes(self, player_id: str, now: datetime, *, excluding: str | None = None) -> int:
         """Episodes in the window ending at `now` (optionally without one event's offences)."""
         return _episodes(
@@ -129,6 +134,43 @@ def _rule(category: str) -> str:
     """The house rule an offence breaks (an unknown category is its own rule)."""
     known = CATEGORIES.get(category)
     return known[1] if known is not None else category
+
+
+_RULE_OF: dict[str, str] = {category: rule for category, (_, rule) in CATEGORIES.items()}
+
+
+def _prior_counts(
+    offences: list[tuple[datetime, Offence]], ts: datetime, gap: timedelta, *, excluding: str, of: str
+) -> tuple[int, int]:
+    """Episodes before the one an offence at `ts` (event `excluding`, category `of`) joins: over
+    every category, and over `of` alone. `offences` oldest first, as `OffenceLedger.offences` gives
+    them: `_episodes` sorts by (time, category), but offences at one time against one rule are one
+    episode whichever comes first, so time order alone gives its counts. One pass, because the tap
+    stamps both on every finding and a busy offender's window holds up to 64 offences."""
+    rule_of = _RULE_OF.get(of, of)
+    last: dict[str, datetime] = {}
+    every = same = 0
+    last_same: datetime | None = None
+    joins_every = joins_same = False
+    for t, offence in offences:
+        if t > ts or offence.event_id == excluding:
+            continue
+        category = offence.category
+        rule = _RULE_OF.get(category, category)
+        previous = last.get(rule)
+        if previous is None or t - previous > gap:
+            every += 1
+        last[rule] = t
+        near = ts - t <= gap
+        if rule == rule_of and near:
+            joins_every = True
+        if category == of:
+            if last_same is None or t - last_same > gap:
+                same += 1
+            last_same = t
+            if near:
+                joins_same = True
+    return every - joins_every, same - joins_same
 
 
 def _episodes(offences: list[tuple[datetime, str]], gap: timedelta) -> int:
@@ -187,10 +229,7 @@ class LedgerTap:
             return produced
         out: list[Finding] = []
         for finding in produced:
-            prior = self.ledger.prior(finding.subject, event.ts, excluding=event.event_id, of=finding.category)
-            same = self.ledger.prior(
-                finding.subject, event.ts, excluding=event.event_id, category=finding.category, of=finding.category
-            )
+            prior, same = self.ledger.priors(finding.subject, event.ts, excluding=event.event_id, of=finding.category)
             evidence = {**finding.evidence, "prior_offences": prior, "prior_same_category": same}
             out.append(finding.model_copy(update={"evidence": evidence}))
         for finding in out:
