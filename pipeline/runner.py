@@ -37,7 +37,7 @@ def _twin_actions(
 ) -> tuple[ActionProposal, ...] | None:
     """The actions already proposed for this event's shadow finding that equals `finding` but for
     its shadow mark, under equal rules; None if there is none. Policy is a function of the finding
-    and the rules that never reads the mark (tests/pipeline/test_runner.py), and a shadow copy
+    and the rules that never reads the mark (tests/pipeline/test_runner_twins.py), and a shadow copy
     with the live configuration finds what the live detector finds: proposing once for both saves
     the second copy of a finding its policy work (about a fifth of a shadow copy's cost)."""
     if shadowed is None or finding.shadow:

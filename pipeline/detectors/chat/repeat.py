@@ -130,13 +130,12 @@ class OffenceLedger:
         )
 
 
+_RULE_OF: dict[str, str] = {category: rule for category, (_, rule) in CATEGORIES.items()}
+
+
 def _rule(category: str) -> str:
     """The house rule an offence breaks (an unknown category is its own rule)."""
-    known = CATEGORIES.get(category)
-    return known[1] if known is not None else category
-
-
-_RULE_OF: dict[str, str] = {category: rule for category, (_, rule) in CATEGORIES.items()}
+    return _RULE_OF.get(category, category)
 
 
 def _prior_counts(
