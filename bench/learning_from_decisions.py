@@ -3,8 +3,9 @@ decisions beat the shipped one?
 
 1. Chat from the simulator's own banks (`simulator.abuse.VIOLATIONS`, every single-message chat
    category, and the table talk of `simulator.phrases`), each line with its true category, the
-   victim's nickname filled in as the room does, runs through every chat detector with the SHIPPED
-   model (the replay path) until 5,000 chat findings are made.
+   victim's nickname filled in as the room does, or with `--chat` from labelled TSV sets written
+   by people who never saw the rules' patterns or the banks (`SetChat`), runs through every chat
+   detector with the SHIPPED model (the replay path) until 5,000 chat findings are made.
 2. The findings go through the review API's own services on a scratch SQLite database: a
    simulated analyst claims each case and decides it, right with probability 0.95 (a true offence
    is confirmed, and its category corrected on the label when the finding named another one; a
@@ -32,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -107,6 +108,33 @@ def generate(rng: random.Random, start: int, n: int) -> list[Line]:
     return out
 
 
+class SetChat:
+    """Room chat from labelled TSV sets (`independent.read_set`: `lang<TAB>label<TAB>text`) written by
+    people who never saw the rules or the simulator's banks, instead of the simulator's templates:
+    lines in shuffled passes (every line once before any repeats, as a room's chat repeats itself),
+    each sent by a player of its own."""
+
+    def __init__(self, paths: Sequence[Path], rng: random.Random) -> None:
+        self.lines = [ln for path in paths for ln in read_set(path) if ln.label == "clean" or ln.label in MODEL_SCORED]
+        if not self.lines:
+            raise ValueError(f"no usable lines in {[str(p) for p in paths]}")
+        self.rng = rng
+        self._order: list[LabelledLine] = []
+
+    def __call__(self, rng: random.Random, start: int, n: int) -> list[Line]:
+        out: list[Line] = []
+        for i in range(start, start + n):
+            if not self._order:
+                self._order = list(self.lines)
+                self.rng.shuffle(self._order)
+            ln = self._order.pop()
+            out.append(Line(f"lfd-{i}", f"lfd-p{i}", ln.text, ln.lang, ln.label))
+        return out
+
+
+Generate = Callable[[random.Random, int, int], list[Line]]
+
+
 def chat_event(line: Line, index: int) -> dict[str, Any]:
     """The line as a table chat message during a running hand its speaker is not dealt in (so
     hand-in-play talk is what the rule forbids; other lines read the same either way)."""
@@ -128,13 +156,15 @@ def findings_for(lines: Sequence[Line], settings: Settings, start: int) -> Itera
             yield f
 
 
-def collect(n_findings: int, settings: Settings, rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, Line]]:
+def collect(
+    n_findings: int, settings: Settings, rng: random.Random, source: Generate = generate
+) -> tuple[list[dict[str, Any]], dict[str, Line]]:
     """Generate lines in rounds until the pipeline has made `n_findings` chat findings."""
     found: list[dict[str, Any]] = []
     by_event: dict[str, Line] = {}
     start = 0
     while len(found) < n_findings:
-        lines = generate(rng, start, 4_000)
+        lines = source(rng, start, 4_000)
         by_event.update((ln.event_id, ln) for ln in lines)
         found += list(findings_for(lines, settings, start))
         start += len(lines)
@@ -278,6 +308,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--train-seed", type=int, default=42, help="the shipped model's seed")
     ap.add_argument("--work", type=Path, default=None, help="scratch folder (default: a new temp folder)")
     ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--chat", type=Path, action="append", default=[], metavar="TSV",
+                    help="room chat from these labelled sets (file or folder; repeatable) instead of the simulator's banks")
     ap.add_argument("--dry-run", action="store_true", help="decide and export only: print the training input, train nothing")
     ap.add_argument("--figures", type=Path, default=None, metavar="MODEL",
                     help="only score MODEL (dev sets + standard sets) into --figures-out; with --covered")
@@ -304,8 +336,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("refusing to overwrite the shipped artifact", file=sys.stderr)
         return 2
     rng, started = random.Random(args.seed), time.perf_counter()
-    found, by_event = collect(args.decisions, settings, rng)
-    print(f"{len(found)} chat findings from {len(by_event)} simulator lines "
+    source: Generate = SetChat(args.chat, rng) if args.chat else generate
+    found, by_event = collect(args.decisions, settings, rng, source)
+    print(f"{len(found)} chat findings from {len(by_event)} lines "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     # The scratch review database on tmpfs where there is one: 5,000 decisions are 5,000 commits.
     shm = Path("/dev/shm")
@@ -333,6 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "finding_categories": dict(Counter(f["category"] for f in found)),
         "true_categories": dict(Counter(by_event[e].truth for f in found for e in f["source_event_ids"])),
         "train_seconds": round(train_s), "candidate": str(candidate), "covered": covered,
+        "chat": [str(p) for p in args.chat] or "simulator banks",
+        "distinct_texts_decided": len({by_event[e].text for f in found for e in f["source_event_ids"]}),
     }
     (work / "run.json").write_text(json.dumps(run, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     base_dev, cand_dev = (dev_figures(p, settings, covered) for p in (DEFAULT_PATH, candidate))
