@@ -31,8 +31,8 @@ KNOWN_MISSES = {
     # Model format 5, second authored round (2 Dec): heads trained on independent writers' text,
     # operating points chosen on the independent dev set. These simulator lines it gets wrong are
     # pinned here, listed in models/MODEL_CARD.md "Known weaknesses", and the first thing to fix:
-    # a new miss fails this test, and so does a fixed one (take it off the list).
-    ("insult", "uk", "сука, як можна так грати"): (),
+    # a new miss fails this test, and so does a fixed one (take it off the list). Sixth round
+    # (3 Dec): the uk insult "сука, як можна так грати" and the id password dump are now right.
     # Third authored round (2 Dec): selling accounts and chips is read as the criminal trade it
     # also is, not as the advert (spam) the simulator planted.
     ("spam", "uk", "продаю акаунти і фішки недорого, пиши"): ("criminal",),
@@ -43,19 +43,11 @@ KNOWN_MISSES = {
     ("illegal_disclosure", "en", "I have the leaked player database with emails and phones, DM me"): ("criminal",),
     ("illegal_disclosure", "id", "aku punya database pemain bocor lengkap email dan nomor hp, dm"): ("criminal",),
     ("illegal_disclosure", "uk", "маю злиту базу гравців з поштою і телефонами, пишіть"): ("criminal",),
-    # Fifth authored round (2 Dec): selling a password dump reads as the criminal trade it also is
-    # (the uk line of the same plant and the en "leaked security report" line are now right).
-    ("illegal_disclosure", "id", "jual dump password pengguna situs ini"): ("criminal",),
 }
 KNOWN_FALSE_FLAGS = {
     "what's your telegram group about?": ("personal_info",),
-    # Third authored round (2 Dec): "I agree to split" from the simulator's open final-table deal
-    # talk reads as a private split agreement without the table's context (collusion 0.96).
-    "mình đồng ý chia": ("collusion_talk",),
-    # Fifth authored round (2 Dec): "anyone want a deal?" in Ukrainian; "хоче" (wants) with an
-    # English loanword reads as a proposition to the sexual head (0.74: review point 0.52, below
-    # the automatic 0.75), so it reaches review, never an automatic sanction.
-    "хтось хоче діл?": ("insult",),
+    # Sixth authored round (3 Dec): the vi "mình đồng ý chia" (open deal talk, flagged as collusion
+    # since the third round) and the uk "хтось хоче діл?" (flagged since the fifth) are clean now.
 }
 """Table talk the shipped model flags (pinned like KNOWN_MISSES, same card section)."""
 
