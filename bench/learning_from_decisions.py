@@ -114,11 +114,10 @@ class SetChat:
     lines in shuffled passes (every line once before any repeats, as a room's chat repeats itself),
     each sent by a player of its own."""
 
-    def __init__(self, paths: Sequence[Path], rng: random.Random) -> None:
+    def __init__(self, paths: Sequence[Path]) -> None:
         self.lines = [ln for path in paths for ln in read_set(path) if ln.label == "clean" or ln.label in MODEL_SCORED]
         if not self.lines:
             raise ValueError(f"no usable lines in {[str(p) for p in paths]}")
-        self.rng = rng
         self._order: list[LabelledLine] = []
 
     def __call__(self, rng: random.Random, start: int, n: int) -> list[Line]:
@@ -126,7 +125,7 @@ class SetChat:
         for i in range(start, start + n):
             if not self._order:
                 self._order = list(self.lines)
-                self.rng.shuffle(self._order)
+                rng.shuffle(self._order)
             ln = self._order.pop()
             out.append(Line(f"lfd-{i}", f"lfd-p{i}", ln.text, ln.lang, ln.label))
         return out
@@ -336,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("refusing to overwrite the shipped artifact", file=sys.stderr)
         return 2
     rng, started = random.Random(args.seed), time.perf_counter()
-    source: Generate = SetChat(args.chat, rng) if args.chat else generate
+    source: Generate = SetChat(args.chat) if args.chat else generate
     found, by_event = collect(args.decisions, settings, rng, source)
     print(f"{len(found)} chat findings from {len(by_event)} lines "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)

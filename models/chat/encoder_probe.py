@@ -123,19 +123,14 @@ def encoder_probs(model: LogisticRegression, vectors: NDArray[np.float32]) -> ND
 
 
 def shipped_probs(texts: Sequence[str], model_path: Path | None) -> NDArray[np.float64]:
-    """The shipped classifier's calibrated head probability per category (columns of `LABELS`
-    after clean; the clean column is 1 - the highest)."""
+    """The shipped classifier's head probability per category as its verdict uses them
+    (`operating_points.score_matrix`: columns of `LABELS` after clean; the clean column is
+    1 - the highest)."""
     from models.chat import load_classifier
+    from models.chat.operating_points import DevLine, score_matrix
 
-    classifier = load_classifier(model_path)
-    analyses = classifier.analyzer.analyze_many(list(texts))
-    heads = classifier.head_probabilities(analyses)
-    out = np.zeros((len(texts), len(LABELS)))
-    for j, category in enumerate(MODEL_SCORED, start=1):
-        if category in classifier.categories:
-            out[:, j] = heads[:, classifier.categories.index(category)]
-    out[:, 0] = 1.0 - out[:, 1:].max(axis=1)
-    return out
+    heads, _ = score_matrix(load_classifier(model_path), [DevLine("", CLEAN, t) for t in texts])
+    return np.column_stack([1.0 - heads.max(axis=1), heads])
 
 
 def auc_table(lines: Sequence[LabelledLine], scores: dict[str, NDArray[np.float64]]) -> dict[str, Any]:

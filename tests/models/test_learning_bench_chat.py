@@ -19,10 +19,10 @@ def _write(path: Path, rows: list[tuple[str, str, str]]) -> Path:
 
 def test_every_line_is_sent_once_before_any_repeats_with_its_label_as_truth(tmp_path: Path) -> None:
     rows = [("en", "clean", "nice hand"), ("hu", "insult", "te hülye"), ("vi", "spam", "mua chip rẻ")]
-    chat = SetChat([_write(tmp_path / "a.tsv", rows)], random.Random(1))
-    first = chat(random.Random(2), 0, 3)
+    chat, rng = SetChat([_write(tmp_path / "a.tsv", rows)]), random.Random(2)
+    first = chat(rng, 0, 3)
     assert sorted((ln.lang, ln.truth, ln.text) for ln in first) == sorted(rows)
-    more = chat(random.Random(2), 3, 6)
+    more = chat(rng, 3, 6)
     assert Counter(ln.text for ln in more) == Counter({t: 2 for _, _, t in rows})
     assert [ln.event_id for ln in more] == [f"lfd-{i}" for i in range(3, 9)]
     assert len({ln.player_id for ln in first + more}) == 9  # a player of its own per line sent
@@ -30,4 +30,4 @@ def test_every_line_is_sent_once_before_any_repeats_with_its_label_as_truth(tmp_
 
 def test_a_set_without_lines_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no usable lines"):
-        SetChat([_write(tmp_path / "b.tsv", [])], random.Random(1))
+        SetChat([_write(tmp_path / "b.tsv", [])])
