@@ -7,7 +7,6 @@ of a stream of hands without pokerkit's much slower general evaluator.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -87,34 +86,41 @@ _CAT = 26  # category sits above two 13-bit fields, so comparing ints compares h
 
 def rank_hand(cards: Sequence[int]) -> int:
     """Strength of the best 5-card hand in 5 to 7 cards: larger is better, equal is a tie."""
-    suit_masks = [0, 0, 0, 0]
-    counts = [0] * 13
+    # Equity runouts call this ~50 times a hand: rank multiplicities are kept as layered bit masks
+    # (m2 = ranks seen twice or more, ...) so no pass over the 13 ranks is needed.
+    s0 = s1 = s2 = s3 = m1 = m2 = m3 = m4 = 0
     for c in cards:
-        suit_masks[c & 3] |= 1 << (c >> 2)
-        counts[c >> 2] += 1
-    for m in suit_masks:
+        b = 1 << (c >> 2)
+        suit = c & 3
+        if suit == 0:
+            s0 |= b
+        elif suit == 1:
+            s1 |= b
+        elif suit == 2:
+            s2 |= b
+        else:
+            s3 |= b
+        if not m1 & b:
+            m1 |= b
+        elif not m2 & b:
+            m2 |= b
+        elif not m3 & b:
+            m3 |= b
+        else:
+            m4 |= b
+    for m in (s0, s1, s2, s3):
         if POPCOUNT[m] >= 5:
             sf = STRAIGHT[m]
             return (STRAIGHT_FLUSH << _CAT | sf) if sf else (FLUSH << _CAT | TOP[5][m])
-    singles = pairs = trips = quads = 0
-    for r in range(13):
-        n = counts[r]
-        if n == 1:
-            singles |= 1 << r
-        elif n == 2:
-            pairs |= 1 << r
-        elif n == 3:
-            trips |= 1 << r
-        elif n == 4:
-            quads |= 1 << r
+    quads, trips, pairs, singles = m4, m3 & ~m4, m2 & ~m3, m1 & ~m2
     if quads:
-        return QUADS << _CAT | quads << 13 | TOP[1][(singles | pairs | trips) & ~quads]
+        return QUADS << _CAT | quads << 13 | TOP[1][m1 & ~quads]
     if trips:
         top_trip = TOP[1][trips]
         paired = pairs | (trips & ~top_trip)  # a second set plays as the pair of a full house
         if paired:
             return FULL_HOUSE << _CAT | top_trip << 13 | TOP[1][paired]
-    st = STRAIGHT[singles | pairs | trips]
+    st = STRAIGHT[m1]
     if st:
         return STRAIGHT_CAT << _CAT | st
     if trips:
@@ -130,37 +136,3 @@ def rank_hand(cards: Sequence[int]) -> int:
 def category(strength: int) -> int:
     """Hand category of a strength (0 high card .. 8 straight flush)."""
     return strength >> _CAT
-
-
-def equity_heads_up(
-    hero: Sequence[int], villain: Sequence[int], board: Sequence[int], *, samples: int, seed: int
-) -> float:
-    """Hero's share of the pot against villain: exact on the river, else `samples` seeded runouts."""
-    missing = 5 - len(board)
-    if missing <= 0:
-        return _share(rank_hand([*hero, *board]), rank_hand([*villain, *board]))
-    used = set(hero) | set(villain) | set(board)
-    stub = [c for c in DECK if c not in used]
-    runs: list[Sequence[int]]
-    if missing == 1 and len(stub) <= samples:
-        runs = [(c,) for c in stub]
-    elif missing == 1:
-        runs = [(c,) for c in random.Random(seed).sample(stub, samples)]
-    else:
-        # Windows of one shuffled deck per pass: many runouts per shuffle, cheaper than sampling each.
-        rng = random.Random(seed)
-        runs = []
-        while len(runs) < samples:
-            rng.shuffle(stub)
-            runs.extend(stub[k : k + missing] for k in range(0, len(stub) - missing + 1, missing))
-        runs = runs[:samples]
-    h, v, b = list(hero), list(villain), list(board)
-    total = 0.0
-    for run in runs:
-        full = [*b, *run]
-        total += _share(rank_hand(h + full), rank_hand(v + full))
-    return total / len(runs)
-
-
-def _share(a: int, b: int) -> float:
-    return 1.0 if a > b else 0.5 if a == b else 0.0

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from pipeline.detectors.chat.reporting import CoordinatedReportingDetector, binom_sf, hypergeom_sf
+import random
+from datetime import timedelta
+from itertools import combinations
+
+from pipeline.detectors.chat.reporting import (
+    CoordinatedReportingDetector,
+    _crowd_pairs,
+    binom_sf,
+    hypergeom_sf,
+)
 from tests.chat.chat_events import report
 
 RING = ("s1", "s2", "s3")
@@ -34,6 +43,18 @@ def test_statistics() -> None:
     assert hypergeom_sf(6, 100, 5, 5) == 0.0
     assert binom_sf(0, 5, 0.1) == 1.0
     assert abs(binom_sf(1, 1, 0.25) - 0.25) < 1e-12
+
+
+def test_crowd_pair_counts_equal_the_pairwise_definition() -> None:
+    """The sweep counts exactly what comparing every pair of different reporters counts."""
+    rng = random.Random(5)
+    gap = timedelta(minutes=10)
+    for _ in range(200):
+        n = rng.randint(0, 40)
+        reports = [report(f"r{rng.randint(0, 6)}", "v", at=float(rng.randrange(0, 6000, 60))) for _ in range(n)]
+        pairs = [(x, y) for x, y in combinations(reports, 2) if x.reporter_id != y.reporter_id]
+        expected = (sum(abs(x.ts - y.ts) <= gap for x, y in pairs), len(pairs))
+        assert _crowd_pairs(reports, gap) == expected
 
 
 def test_a_ring_reporting_several_targets_together_is_flagged() -> None:

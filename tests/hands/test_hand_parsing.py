@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
+from itertools import combinations
 from typing import Any
 
 import pytest
 
 from pipeline.contracts import HAND, DecodeError, decode
 from pipeline.contracts.hand import HandRecord
-from pipeline.hands.cards import equity_heads_up, parse_cards, rank_hand
+from pipeline.hands.cards import parse_cards, rank_hand
 from pipeline.hands.errors import HandIntegrityError
 from pipeline.hands.phh import parse_phh
 from pipeline.hands.pokerstars import parse_hand, split_hands
 from pipeline.hands.replay import hand_replay
+from pipeline.hands.showdown import HOLDEM
 from tests.samples import hand_value
 
 THREE_WAY = {
@@ -83,11 +87,41 @@ def test_evaluator_orders_hand_categories_and_kickers() -> None:
     assert r("AsKh2d3c7s8h9d") == r("AdKc2h3s7d8c9h")  # suits do not matter
 
 
+def _naive_rank(cards: list[int]) -> tuple[int, ...]:
+    """Best 5 of the cards by the textbook rules: every 5-card subset, categories by rank counts."""
+    shapes = {(4, 1): 7, (3, 2): 6, (3, 1, 1): 3, (2, 2, 1): 2, (2, 1, 1, 1): 1}
+    best: tuple[int, ...] = ()
+    for five in combinations(cards, 5):
+        ranks = sorted((c >> 2 for c in five), reverse=True)
+        by_count = sorted(Counter(ranks).items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+        flush = len({c & 3 for c in five}) == 1
+        distinct = sorted(set(ranks), reverse=True)
+        straight = len(distinct) == 5 and distinct[0] - distinct[4] == 4
+        high = distinct[0] if straight else 3 if distinct == [12, 3, 2, 1, 0] else -1
+        if high >= 0:
+            value: tuple[int, ...] = (8 if flush else 4, high)
+        elif flush:
+            value = (5, *ranks)
+        else:
+            value = (shapes.get(tuple(n for _, n in by_count), 0), *(r for r, _ in by_count))
+        best = max(best, value)
+    return best
+
+
+def test_evaluator_agrees_with_the_textbook_rules_on_random_hands() -> None:
+    rng = random.Random(11)
+    for _ in range(3000):
+        a, b = rng.sample(range(52), 7), rng.sample(range(52), rng.choice([5, 6, 7]))
+        fast = (rank_hand(a) > rank_hand(b)) - (rank_hand(a) < rank_hand(b))
+        slow = (_naive_rank(a) > _naive_rank(b)) - (_naive_rank(a) < _naive_rank(b))
+        assert fast == slow, (a, b)
+
+
 def test_equity_is_exact_on_the_river_and_plausible_preflop() -> None:
     aa, kk = parse_cards("AhAd"), parse_cards("KsKc")
     board = parse_cards("2c7d9h3s4d")
-    assert equity_heads_up(aa, kk, board, samples=10, seed=1) == 1.0  # type: ignore[arg-type]
-    pre = equity_heads_up(aa, kk, (), samples=400, seed=1)  # type: ignore[arg-type]
+    assert HOLDEM.equity(aa, kk, board, samples=10, seed=1) == 1.0  # type: ignore[arg-type]
+    pre = HOLDEM.equity(aa, kk, (), samples=400, seed=1)  # type: ignore[arg-type]
     assert 0.72 < pre < 0.9
 
 

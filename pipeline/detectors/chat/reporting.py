@@ -159,10 +159,12 @@ class CoordinatedReportingDetector:
             return ()
         pairs = list(combinations(reporters, 2))
         population = round(self._targets.effective())
+        # Each pair's timing null reads the crowd around the same few targets: count them once.
+        crowd: dict[str, tuple[int, int]] = {}
         links = [
             link
             for a, b in pairs
-            if (link := self._link(a, b, event.reported_id, population, len(pairs))) is not None
+            if (link := self._link(a, b, event.reported_id, population, len(pairs), crowd)) is not None
         ]
         group = _largest_group(links)
         p_value = min((lk.p_value for lk in links if lk.a in group), default=1.0)
@@ -250,7 +252,9 @@ class CoordinatedReportingDetector:
         for store, key in ((self._by_reporter, event.reporter_id), (self._by_target, event.reported_id)):
             store.get_or_create(key, lambda: Window(span=self.window, max_items=256)).add(event.ts, event)
 
-    def _link(self, a: str, b: str, target: str, population: int, n_pairs: int) -> Link | None:
+    def _link(
+        self, a: str, b: str, target: str, population: int, n_pairs: int, crowd: dict[str, tuple[int, int]]
+    ) -> Link | None:
         ra, rb = self._history(a), self._history(b)
         # The current target is shared by construction: test the overlap beyond it.
         targets_a = {r.reported_id for r in ra} - {target}
@@ -261,27 +265,29 @@ class CoordinatedReportingDetector:
         p_overlap = hypergeom_sf(len(shared), max(population - 1, len(targets_a | targets_b)), len(targets_a), len(targets_b))
         both = shared | {target}
         co_timed = sum(1 for t in both if _close(ra, rb, t, self.co_window))
-        p_timing = binom_sf(co_timed, len(both), self._co_rate(both))
+        p_timing = binom_sf(co_timed, len(both), self._co_rate(both, crowd))
         p_value = min(1.0, 2 * n_pairs * min(p_overlap, p_timing))
         if p_value >= self.alpha:
             return None
         venues = _venues(ra) & _venues(rb)
         return Link(a, b, len(both), co_timed, len(venues), p_value)
 
-    def _co_rate(self, targets: set[str]) -> float:
+    def _co_rate(self, targets: set[str], crowd: dict[str, tuple[int, int]]) -> float:
         """Chance two reports of one target by different reporters fall within `co_window`.
 
         Estimated from every reporter of these targets: honest reports of one incident bunch up
         too, so co-timing only counts as evidence when this pair is tighter than the crowd.
+        `crowd` memoises each target's (close, total) pair counts within one report's tests.
         """
         close = total = 0
         for target in targets:
-            window = self._by_target.get(target)
-            reports = window.values()[-64:] if window is not None else []
-            for x, y in combinations(reports, 2):
-                if x.reporter_id != y.reporter_id:
-                    total += 1
-                    close += abs(x.ts - y.ts) <= self.co_window
+            counts = crowd.get(target)
+            if counts is None:
+                window = self._by_target.get(target)
+                recent = window.values()[-64:] if window is not None else []
+                counts = crowd[target] = _crowd_pairs(recent, self.co_window)
+            close += counts[0]
+            total += counts[1]
         floor = 2 * self.co_window / self.window
         # Laplace smoothing keeps one lucky pair from reading as certainty.
         return min(1.0, max(floor, (close + 1) / (total + 2)))
@@ -346,6 +352,30 @@ class CoordinatedReportingDetector:
 def _comment_key(comment: str) -> str:
     """A comment compared word for word: case, punctuation and spacing do not make it original."""
     return " ".join("".join(c if c.isalnum() else " " for c in comment.casefold()).split())
+
+
+def _crowd_pairs(reports: list[SnapCamReport], gap: timedelta) -> tuple[int, int]:
+    """(pairs within `gap`, pairs) over reports by different reporters: every pair counted in one
+    sweep of the sorted times, minus each reporter's own pairs (n log n, not n squared)."""
+    by_reporter: dict[str, list[datetime]] = {}
+    for r in reports:
+        by_reporter.setdefault(r.reporter_id, []).append(r.ts)
+    n = len(reports)
+    close, total = _close_pairs(sorted(r.ts for r in reports), gap), n * (n - 1) // 2
+    for times in by_reporter.values():
+        close -= _close_pairs(sorted(times), gap)
+        total -= len(times) * (len(times) - 1) // 2
+    return close, total
+
+
+def _close_pairs(times: list[datetime], gap: timedelta) -> int:
+    """Pairs of sorted times at most `gap` apart."""
+    count = lo = 0
+    for hi, t in enumerate(times):
+        while t - times[lo] > gap:
+            lo += 1
+        count += hi - lo
+    return count
 
 
 def _close(ra: list[SnapCamReport], rb: list[SnapCamReport], target: str, gap: timedelta) -> bool:
