@@ -137,6 +137,18 @@ def _chance_groups(v: PairView, t: CollusionThresholds) -> list[tuple[int, int, 
     return [(spots[2 * c], spots[2 * c + 1], rate) for c, rate in enumerate(_class_rates(v, t))]
 
 
+def _enough_chances(ab: Tally, ba: Tally, t: CollusionThresholds) -> bool:
+    return ab.bet_chances >= t.min_bet_chances and ba.bet_chances >= t.min_bet_chances // 2
+
+
+def _forward_low(ab: PairView, t: CollusionThresholds) -> tuple[float, float] | None:
+    """(observed, expected) bet rate of the hero into the villain when low enough on its own, else None."""
+    p_ab, observed, p0 = _soft_direction(ab, t)
+    if p0 - observed < t.soft_min_gap or observed > t.soft_max_ratio * p0 or p_ab > t.soft_each_p:
+        return None
+    return observed, p0
+
+
 def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[str, Any] | None:
     """Statistic when both players bet into each other far less than expected, else None.
 
@@ -144,11 +156,9 @@ def soft_play_test(ab: PairView, ba: PairView, t: CollusionThresholds) -> dict[s
     anyone only must not contradict it), then one exact test pools
     every chance of both directions: P(total bets <= observed) under each chance's own expected
     rate (strong, leading hands checked weigh more)."""
-    if min(ab.pair.bet_chances, ba.pair.bet_chances) < t.min_bet_chances // 2 or ab.pair.bet_chances < t.min_bet_chances:
+    if not _enough_chances(ab.pair, ba.pair, t) or (forward := _forward_low(ab, t)) is None:
         return None
-    p_ab, observed, p0 = _soft_direction(ab, t)
-    if p0 - observed < t.soft_min_gap or observed > t.soft_max_ratio * p0 or p_ab > t.soft_each_p:
-        return None
+    observed, p0 = forward
     p_ba, observed_ba, p0_ba = _soft_direction(ba, t)
     # The partner back: low too, and significant on its own unless he hardly bets into anyone (a
     # passive partner's zero says little alone; the pooled test below still counts his chances).
@@ -295,7 +305,13 @@ class PairCollusionDetector:
         observed = cheap.pair.bets / cheap.pair.bet_chances
         if p0 - observed < self.thresholds.soft_min_gap or observed > self.thresholds.soft_max_ratio * p0:
             return None
+        # The medians walk every opponent of both players: build them only for a pair the test
+        # could still flag, and the reverse direction's only once the forward one is low.
+        if not _enough_chances(cheap.pair, book.pairs[(villain, hero)].tally, self.thresholds):
+            return None
         ab = _view(book, hero, villain, medians=True)
+        if _forward_low(ab, self.thresholds) is None:
+            return None
         return soft_play_test(ab, _view(book, villain, hero, medians=True), self.thresholds)
 
     def _worth_testing(self, pair: Tally) -> bool:

@@ -223,15 +223,13 @@ class PairBook:
         `min_opponents` opponents with `min_chances`: the median of one or two is no guard against
         one of them, only noise (and the detector takes the lower of mean and median, so that noise
         only ever lowered the expectation; on a full PLO table most players have 1-2 such opponents)."""
+        pairs = self.pairs  # list comprehensions, not nested generators: this walks every opponent
         if hero is not None:
-            keys = [(hero, v) for v in self.by_hero.get(hero, ()) if v != exclude]
+            tallies = [pairs[(hero, v)].tally for v in self.by_hero.get(hero, ()) if v != exclude]
         else:
-            keys = [(h, villain or "") for h in self.by_villain.get(villain or "", ()) if h != exclude]
-        rates = sorted(
-            (t.bets + prior * strength) / (t.bet_chances + strength)
-            for t in (self.pairs[k].tally for k in keys)
-            if t.bet_chances >= min_chances
-        )
+            tallies = [pairs[(h, villain or "")].tally for h in self.by_villain.get(villain or "", ()) if h != exclude]
+        pseudo = prior * strength
+        rates = sorted([(t.bets + pseudo) / (t.bet_chances + strength) for t in tallies if t.bet_chances >= min_chances])
         if len(rates) < max(1, min_opponents):
             return None
         mid = len(rates) // 2
