@@ -26,16 +26,19 @@ def librdkafka_producer(bootstrap: str, codec: str, **config: Any) -> Any:
 
 
 class _Delivery:
-    """librdkafka delivery reports folded into `ends`; failures kept to raise on."""
+    """librdkafka delivery reports folded into `ends`; failures kept to raise on; `acked`: when
+    each key was first acknowledged (epoch s), for the latency phases' produce -> ack leg."""
 
     def __init__(self, ends: Ends) -> None:
         self.ends = ends
         self.failed: list[str] = []
+        self.acked: dict[bytes, float] = {}
 
     def __call__(self, err: Any, msg: Any) -> None:
         if err is not None:
             self.failed.append(str(err))
             return
+        self.acked.setdefault(msg.key(), time.time())
         self.ends[msg.partition()] = max(self.ends.get(msg.partition(), 0), msg.offset() + 1)
 
 
@@ -71,7 +74,10 @@ def produce_librdkafka(bootstrap: str, values: list[tuple[bytes, bytes]], ends: 
 
 class PacedProducer(Protocol):
     """A game server's producer in the paced latency phases: `send` each record as it is due,
-    `finish` waits for every acknowledgement (raising unless all were) and folds them into `ends`."""
+    `finish` waits for every acknowledgement (raising unless all were) and folds them into `ends`;
+    `acked` maps each key to when the broker first acknowledged it (epoch s)."""
+
+    acked: dict[bytes, float]
 
     def send(self, key: bytes, value: bytes) -> None: ...
 
@@ -86,9 +92,12 @@ class KafkaPythonPaced:
     def __init__(self, bootstrap: str, linger_ms: int) -> None:
         self.producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=linger_ms)
         self.futures: list[Any] = []
+        self.acked: dict[bytes, float] = {}
 
     def send(self, key: bytes, value: bytes) -> None:
-        self.futures.append(self.producer.send(CHAT, key=key, value=value))
+        future = self.producer.send(CHAT, key=key, value=value)
+        future.add_callback(lambda _meta: self.acked.setdefault(key, time.time()))
+        self.futures.append(future)
 
     def finish(self, ends: Ends) -> None:
         self.producer.flush(30)
@@ -108,6 +117,7 @@ class LibrdkafkaPaced:
     def __init__(self, bootstrap: str, linger_ms: int, codec: str) -> None:
         self.producer = librdkafka_producer(bootstrap, codec, **{"acks": 1, "linger.ms": linger_ms})
         self.delivered = _Delivery({})
+        self.acked = self.delivered.acked
 
     def send(self, key: bytes, value: bytes) -> None:
         _produce(self.producer, key, value, self.delivered)

@@ -84,11 +84,13 @@ def start_real_api(bootstrap: str, port: int, url: str, log: Path, workers: int 
     raise RuntimeError("the review API did not start")
 
 
-def phases(url: str, sent: dict[str, float], arrived: dict[str, float]) -> dict[str, float]:
+def phases(url: str, sent: dict[str, float], arrived: dict[str, float], acked: dict[bytes, float]) -> dict[str, float]:
     """Where an enforcement event's time goes, split at the outbox row's `created_at` (the API's
     clock when it began the ingestion request): produce -> ingestion request (both consumer stages,
     the HTTP write's queueing), then -> event seen by the watcher (the API's transaction and commit,
-    the relay's wake and produce, the broker, the watcher's fetch). p50/p99 in ms of each."""
+    the relay's wake and produce, the broker, the watcher's fetch). p50/p99 in ms of each; and,
+    inside the first, produce -> the broker's acknowledgement (the client's batching and linger,
+    the broker's append: what neither consumer stage can change)."""
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
@@ -97,6 +99,7 @@ def phases(url: str, sent: dict[str, float], arrived: dict[str, float]) -> dict[
         engine.dispose()
     created = {p: _epoch(c) for p, c in rows if p in sent and p in arrived}
     parts = {
+        "to_ack": [acked[p.encode()] - sent[p] for p in created if p.encode() in acked],
         "to_ingest": [c - sent[p] for p, c in created.items()],
         "ingest_to_seen": [arrived[p] - c for p, c in created.items()],
     }
@@ -183,7 +186,7 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
             "p50_ms": 1000 * statistics.median(values),
             "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
             "p50_ms_per_10s": [round(1000 * statistics.median(v), 1) for _, v in sorted(by_window.items())],
-            **phases(db_url, sent, arrived),
+            **phases(db_url, sent, arrived, producer.acked),
         }
     finally:
         stop.set()

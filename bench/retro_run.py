@@ -7,7 +7,8 @@ settings (the shipped chat model, every detector, the run's policy), flush, keep
 findings and diff them against what was flagged at the time. "Flagged at the time" is an untimed
 first pass over the same archive with the policy in force (what the stream had flagged: the
 pipeline tests show a run reproduces it exactly); the timed run applies a changed policy (the
-insult threshold raised to 0.9), so its diff has content. The database read of the flagged
+insult review threshold raised by `RAISE` above the shipped model's own point, read from the
+artifact, so the change goes the same way whatever model is shipped), so its diff has content. The database read of the flagged
 findings is not timed (an indexed range scan, milliseconds per thousand rows).
 
 The room is generated first (untimed) and written to a temporary archive with the events' own
@@ -31,6 +32,7 @@ from typing import Any
 
 from api.policy.rules import PolicySettings
 from consumers.archive import ArchivedRecord, SegmentWriter, read_range
+from models.chat.artifact import DEFAULT_PATH, load_model
 from pipeline.retro import RetroWindow, diff, run_window
 from pipeline.runner import Pipeline
 from railbird.settings import Settings
@@ -41,6 +43,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "retro_run.json"
 TARGET_EVENTS = 1_000_000
 TARGET_S = 300.0
 TARGET_RATE = TARGET_EVENTS / TARGET_S
+RAISE = 0.1
 
 
 def write_archive(root: Path, config: RoomConfig) -> tuple[int, float]:
@@ -93,7 +96,9 @@ def main() -> int:
         chosen = frozenset(d for d in args.detectors.split(",") if d) or None
         then = one_run(root, settings, None, window, chosen)
         print(f"baseline pass (untimed for the target): {then['cpu_s']:.1f} s CPU", flush=True)
-        changed = PolicySettings(rules_version=settings.rules_version, category_thresholds={"insult": 0.9})
+        point = load_model(settings.chat_model_path or DEFAULT_PATH).thresholds["insult"]
+        raised = round(min(0.99, point + RAISE), 3)
+        changed = PolicySettings(rules_version=settings.rules_version, category_thresholds={"insult": raised})
         now = one_run(root, settings, changed, window, chosen)
         cpu0 = time.process_time()
         changes = diff(now["result"].findings, then["result"].findings)
@@ -112,6 +117,7 @@ def main() -> int:
         "run_cpu_s": round(cpu_s, 1), "run_wall_s": round(wall_s, 1),
         "pipeline_build_cpu_s": round(now["build_cpu_s"], 1), "diff_cpu_s": round(diff_cpu, 3),
         "events_per_s_cpu": round(rate_cpu), "events_per_s_wall": round(rate_wall),
+        "changed_policy": {"category": "insult", "model_point": round(point, 3), "threshold": raised},
         "findings_then": len(then["result"].findings), "findings_now": len(now["result"].findings),
         "diff": {k: v for k, v in changes.to_json().items() if k != "detectors"},
         "diff_detectors": {d.detector: [d.same, d.new, d.gone] for d in changes.detectors},
