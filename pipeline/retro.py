@@ -218,6 +218,9 @@ def _collector_for_a_run() -> Iterator[None]:
     with _gc_lock:
         if _gc_runs == 0:
             _gc_saved = gc.get_threshold()
+            # Garbage left by earlier work (a finished run's pipeline is full of cycles) would be
+            # frozen with the rest and kept until the end: collect it first.
+            gc.collect()
             gc.freeze()
             gc.set_threshold(GC_GEN0, *_gc_saved[1:])
         _gc_runs += 1
