@@ -8,7 +8,7 @@ from functools import cache
 
 from pipeline.contracts import HandRecord, SeatActivity
 from pipeline.detectors.seat.bumhunting import BumhuntingDetector
-from pipeline.detectors.seat.skill import SkillTable
+from pipeline.detectors.seat.skill import SkillTable, _seat_counts
 from pipeline.findings import Finding
 from tests.seat.cash_sim import CashWorld, hand, simulate
 from tests.seat.seat_events import T0, seat
@@ -49,6 +49,20 @@ def test_preflop_counts_follow_the_actions() -> None:
     a, b, c = (table.players[p] for p in "abc")
     assert (a.vpip, a.pfr, b.vpip, b.pfr, c.vpip, c.pfr) == (0, 0, 1, 0, 1, 1)
     assert (c.aggressive, b.passive) == (1, 1) and c.net_bb == 3.5 and b.net_bb == -3.0
+
+
+def test_seat_counts_tell_seats_and_streets_apart() -> None:
+    """p1 and p10 are different seats; the big blind calling a raise is voluntary, checking is not;
+    post-flop bets and calls are counted on every street after the flop."""
+    actions = ["p3 cbr 300", "p10 cc", "p1 f", "p2 cc", "d db 7h8s9c", "p2 cc", "p10 cbr 500", "p2 cc",
+               "d db 2c", "p2 cbr 900", "p10 cc", "d db 3d", "p2 cc", "p10 cc"]
+    counts = _seat_counts(actions, 10, [i == 1 for i in range(10)])
+    assert counts[0] == [0, 0, 0, 0]  # p1 folded
+    assert counts[1] == [1, 0, 1, 3]  # the big blind called a raise: voluntary
+    assert counts[2] == [1, 1, 0, 0]
+    assert counts[9] == [1, 0, 1, 2]
+    limped = _seat_counts(["p1 cc", "p2 cc", "d db 7h8s9c"], 2, [False, True])
+    assert limped == [[1, 0, 0, 0], [0, 0, 0, 0]]  # the big blind checking is not voluntary
 
 
 def test_big_blind_check_is_not_voluntary() -> None:

@@ -69,25 +69,24 @@ class SkillTable:
     def add_hand(self, hand: HandRecord, ts: float) -> None:
         """Fold one finished hand into every seated player's counts."""
         bb = max(hand.blinds_or_straddles, default=0) or hand.min_bet or 1
-        preflop, postflop = _split_streets(hand.actions)
         blind_of = hand.blinds_or_straddles
-        for i, pid in enumerate(hand.players, start=1):
+        n = len(hand.players)
+        counts = _seat_counts(hand.actions, n, [bool(blind_of) and blind_of[i] == bb for i in range(n)])
+        for i, pid in enumerate(hand.players):
             st = self.players.get(pid)
             if st is None:
                 st = self.players[pid] = PlayerStats()
             st.hands += 1
             st.last_seen = ts
             if hand.finishing_stacks:
-                net = (hand.finishing_stacks[i - 1] - hand.starting_stacks[i - 1]) / bb
+                net = (hand.finishing_stacks[i] - hand.starting_stacks[i]) / bb
                 st.net_bb += net
                 st.net_bb_sq += net * net
-            voluntary, raised = _preflop_flags(
-                preflop, i, is_big_blind=bool(blind_of) and blind_of[i - 1] == bb
-            )
+            voluntary, raised, aggressive, passive = counts[i]
             st.vpip += voluntary
             st.pfr += raised
-            st.aggressive += sum(1 for a in postflop if a.startswith(f"p{i} cbr"))
-            st.passive += sum(1 for a in postflop if a == f"p{i} cc")
+            st.aggressive += aggressive
+            st.passive += passive
         self._since += 1
         if self._since >= RECOMPUTE_EVERY:
             self.recompute()
@@ -154,26 +153,32 @@ class SkillTable:
             del self.players[pid]
 
 
-def _split_streets(actions: list[str]) -> tuple[list[str], list[str]]:
-    for i, a in enumerate(actions):
-        if a.startswith("d db"):
-            return actions[:i], actions[i:]
-    return actions, []
-
-
-def _preflop_flags(preflop: list[str], seat: int, *, is_big_blind: bool) -> tuple[bool, bool]:
-    """(voluntarily put money in, raised) for one player: the big blind checking is not voluntary."""
-    raised_before = voluntary = raised = False
-    me = f"p{seat} "
-    for a in preflop:
-        if a.startswith(me):
-            if a.startswith(me + "cbr"):
-                voluntary = raised = True
-            elif a == me + "cc" and (raised_before or not is_big_blind):
-                voluntary = True
-        elif " cbr " in a and not a.startswith("d"):
-            raised_before = True
-    return voluntary, raised
+def _seat_counts(actions: list[str], n: int, is_big_blind: list[bool]) -> list[list[int]]:
+    """Per seat (index 0 = p1): [voluntarily put money in pre-flop, raised pre-flop, post-flop bets
+    and raises, post-flop calls]; the big blind checking is not voluntary. One pass over the
+    actions for every seat (the hand path runs this for every hand of the room)."""
+    counts = [[0, 0, 0, 0] for _ in range(n)]
+    raised_before = postflop = False
+    for a in actions:
+        if a.startswith("d"):
+            postflop = postflop or a.startswith("d db")
+            continue
+        head, _, verb = a.partition(" ")
+        seat = int(head[1:]) - 1 if head[1:].isdigit() else -1
+        if 0 <= seat < n:
+            mine = counts[seat]
+            if postflop:
+                if verb.startswith("cbr"):
+                    mine[2] += 1
+                elif verb == "cc":
+                    mine[3] += 1
+            elif verb.startswith("cbr"):
+                mine[0] = mine[1] = 1
+            elif verb == "cc" and (raised_before or not is_big_blind[seat]):
+                mine[0] = 1
+        # A player's own raise counts for the others only: once he raised, his flags are set.
+        raised_before = raised_before or " cbr " in a
+    return counts
 
 
 def _ratio(st: PlayerStats, pop: Population, k: float) -> float:
