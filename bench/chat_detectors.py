@@ -13,7 +13,7 @@ collections frozen), the step the consumer process takes after building its lane
 are those of the collector production runs. The resident set size after each run is reported
 (`rss_mib_after_runs`) as the check that those settings do not let memory grow from run to run.
 
-    .venv/bin/python -m bench.chat_detectors [--messages 30000] [--runs 5]
+    .venv/bin/python -m bench.chat_detectors [--messages 30000] [--runs 5] [--out FILE]
 """
 
 from __future__ import annotations
@@ -160,6 +160,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=30_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results file (a profiling run need not overwrite it)")
     args = parser.parse_args()
     messages = corpus(args.messages)
     unique = every_text_new(messages)
@@ -203,8 +204,8 @@ def main() -> int:
         "machine": platform.machine(),
     }
     print(json.dumps(figures, indent=2))
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return 0
 
 
