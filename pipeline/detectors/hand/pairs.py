@@ -116,8 +116,11 @@ class PairBook:
         self.multiway: OrderedDict[str, SpotsEntry] = OrderedDict()
         """Each player's multiway chances to attack: his own aggression, from every pot he plays."""
         self.population_multiway = empty_spots()
-        self.by_hero: dict[str, set[str]] = {}
-        self.by_villain: dict[str, set[str]] = {}
+        # Each pair's entry under its hero and under its villain: the medians walk every opponent
+        # of a player, and a walk over entries needs no (hero, villain) key built and hashed per
+        # opponent (a player meets hundreds of opponents in a day of a large room).
+        self.by_hero: dict[str, dict[str, PairEntry]] = {}
+        self.by_villain: dict[str, dict[str, PairEntry]] = {}
 
     def add(self, hero: str, villain: str, obs: PairObs, record: HandRecord, spots: list[int] | None = None) -> PairEntry:
         """Record one directed observation (with its chances by class of spot); returns the pair's entry."""
@@ -125,8 +128,8 @@ class PairBook:
         entry = self.pairs.get(key)
         if entry is None:
             entry = self.pairs[key] = PairEntry()
-            self.by_hero.setdefault(hero, set()).add(villain)
-            self.by_villain.setdefault(villain, set()).add(hero)
+            self.by_hero.setdefault(hero, {})[villain] = entry
+            self.by_villain.setdefault(villain, {})[hero] = entry
         else:
             self.pairs.move_to_end(key)
         entry.tally.add(obs, spots)
@@ -211,7 +214,7 @@ class PairBook:
         for index, key, member in ((self.by_hero, hero, villain), (self.by_villain, villain, hero)):
             members = index.get(key)
             if members is not None:
-                members.discard(member)
+                members.pop(member, None)
                 if not members:
                     del index[key]
 
@@ -223,13 +226,11 @@ class PairBook:
         `min_opponents` opponents with `min_chances`: the median of one or two is no guard against
         one of them, only noise (and the detector takes the lower of mean and median, so that noise
         only ever lowered the expectation; on a full PLO table most players have 1-2 such opponents)."""
-        pairs = self.pairs  # list comprehensions, not nested generators: this walks every opponent
-        if hero is not None:
-            tallies = [pairs[(hero, v)].tally for v in self.by_hero.get(hero, ()) if v != exclude]
-        else:
-            tallies = [pairs[(h, villain or "")].tally for h in self.by_villain.get(villain or "", ()) if h != exclude]
+        # One list comprehension over the entries, not nested generators: this walks every opponent.
+        entries = self.by_hero.get(hero, {}) if hero is not None else self.by_villain.get(villain or "", {})
         pseudo = prior * strength
-        rates = sorted([(t.bets + pseudo) / (t.bet_chances + strength) for t in tallies if t.bet_chances >= min_chances])
+        rates = sorted([(t.bets + pseudo) / (t.bet_chances + strength)
+                        for other, e in entries.items() if other != exclude and (t := e.tally).bet_chances >= min_chances])
         if len(rates) < max(1, min_opponents):
             return None
         mid = len(rates) // 2
