@@ -84,11 +84,17 @@ HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT_CAT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FL
 _CAT = 26  # category sits above two 13-bit fields, so comparing ints compares hands
 
 
-def rank_hand(cards: Sequence[int]) -> int:
-    """Strength of the best 5-card hand in 5 to 7 cards: larger is better, equal is a tie."""
-    # Equity runouts call this ~50 times a hand: rank multiplicities are kept as layered bit masks
-    # (m2 = ranks seen twice or more, ...) so no pass over the 13 ranks is needed.
-    s0 = s1 = s2 = s3 = m1 = m2 = m3 = m4 = 0
+Masks = tuple[int, int, int, int, int, int, int, int]
+"""Cards seen as bit masks of ranks: one per suit, then ranks seen once or more, twice or more,
+three and four times (`card_masks`); what `rank_masks` ranks."""
+NO_CARDS: Masks = (0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def card_masks(cards: Sequence[int], start: Masks = NO_CARDS) -> Masks:
+    """`start` with `cards` added. Equity runouts add one or two cards to each player's hole and
+    board, so those are turned into masks once and each runout adds only its own cards."""
+    # Layered multiplicity masks (m2 = ranks seen twice or more, ...): no pass over the 13 ranks.
+    s0, s1, s2, s3, m1, m2, m3, m4 = start
     for c in cards:
         b = 1 << (c >> 2)
         suit = c & 3
@@ -108,6 +114,17 @@ def rank_hand(cards: Sequence[int]) -> int:
             m3 |= b
         else:
             m4 |= b
+    return s0, s1, s2, s3, m1, m2, m3, m4
+
+
+def rank_hand(cards: Sequence[int]) -> int:
+    """Strength of the best 5-card hand in 5 to 7 cards: larger is better, equal is a tie."""
+    return rank_masks(card_masks(cards))
+
+
+def rank_masks(masks: Masks) -> int:
+    """`rank_hand` of the cards these masks hold."""
+    s0, s1, s2, s3, m1, m2, m3, m4 = masks
     for m in (s0, s1, s2, s3):
         if POPCOUNT[m] >= 5:
             sf = STRAIGHT[m]

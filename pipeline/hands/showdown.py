@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from pipeline.hands.cards import DECK, rank_hand
+from pipeline.hands.cards import DECK, card_masks, rank_hand, rank_masks
 from pipeline.hands.variants import VariantSpec, variant_spec
 
 _CAT = 26
@@ -133,6 +133,12 @@ class Showdown:
                 rng.shuffle(stub)
                 runs.extend(stub[k : k + missing] for k in range(0, len(stub) - missing + 1, missing))
             runs = runs[:samples]
+        if self.high is _holdem_high and self.low is None:
+            # Hold'em high only: each player's hole and board become masks once, and a runout
+            # adds its own one or two cards (the same strengths, a fraction of the work).
+            mine, theirs = card_masks([*hero, *board]), card_masks([*villain, *board])
+            return sum(_share(rank_masks(card_masks(run, mine)), rank_masks(card_masks(run, theirs)))
+                       for run in runs) / len(runs)
         return sum(self.share(hero, villain, [*board, *run]) for run in runs) / len(runs)
 
 
