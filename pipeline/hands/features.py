@@ -192,9 +192,9 @@ def _bounty_spots(out: HandFeatures, replay: Replay, seed: int, bounty_won: dict
     # A player put all-in by the blind or ante never acts, but is as much a bounty as one who shoved.
     forced = [i for i in range(replay.n) if replay.all_in[i] and i not in acted]
     starts = [(forced[0], -1)] if forced else []
-    starts += [(s.player, s.index) for s in replay.steps if s.all_in]
+    starts += [(s.player, s.at) for s in replay.steps if s.all_in]
     for target, start in starts[:1]:
-        after = [s for s in replay.steps if s.index > start]
+        after = [s for s in replay.steps if s.at > start]
         alive = [i for i in range(replay.n) if i != target and not replay.folded[i]]
         folded_after = {s.player for s in after if s.kind == "fold"}
         stayed = sorted({s.player for s in after if s.player != target} | set(alive))
@@ -221,10 +221,10 @@ def _bounty_spots(out: HandFeatures, replay: Replay, seed: int, bounty_won: dict
 def _bet_chances(replay: Replay, after: int, a: int, b: int) -> tuple[int, int]:
     """(chances, bets): actions of a or b after step `after` that could put chips in against the other
     (check, bet or raise while both are in and the other still has chips), and how many did."""
-    all_in = {s.player for s in replay.steps if s.index <= after and s.all_in}
+    all_in = {s.player for s in replay.steps if s.at <= after and s.all_in}
     chances = bets = 0
     for s in replay.steps:
-        if s.index > after and s.player in (a, b) and a in s.active and b in s.active:
+        if s.at > after and s.player in (a, b) and a in s.active and b in s.active:
             other = b if s.player == a else a
             if other not in all_in and s.kind in ("check", "bet", "raise"):
                 chances += 1

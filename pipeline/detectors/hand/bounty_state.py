@@ -262,7 +262,7 @@ def first_all_in(replay: Replay) -> tuple[int, int] | None:
     forced = [i for i in range(replay.n) if replay.all_in[i] and i not in acted]
     if forced:
         return forced[0], -1
-    return next(((s.player, s.index) for s in replay.steps if s.all_in), None)
+    return next(((s.player, s.at) for s in replay.steps if s.all_in), None)
 
 
 def entry_decisions(replay: Replay) -> list[tuple[int, bool, tuple[int, ...]]]:
@@ -276,7 +276,7 @@ def entry_decisions(replay: Replay) -> list[tuple[int, bool, tuple[int, ...]]]:
     seen: set[int] = set()
     out = []
     for s in replay.steps:
-        if s.index <= index or s.player == target or s.player in seen:
+        if s.at <= index or s.player == target or s.player in seen:
             continue
         seen.add(s.player)
         if s.facing > 0:
