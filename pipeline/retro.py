@@ -42,8 +42,9 @@ batches), as a lane does with a poll batch."""
 EXAMPLES: Final = 5
 """Examples kept per detector and side of the diff."""
 ERRORS_KEPT: Final = 20
-GC_GEN0: Final = 50_000
-"""The cyclic collector's first-generation threshold during a run (Python's default: 700)."""
+GC_EVERY: Final = 250_000
+"""Records read between two full passes of the cyclic collector during a run (its automatic
+passes are off then: see `_collector_for_a_run`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,26 +204,32 @@ def run_window(
 
 _gc_lock = threading.Lock()
 _gc_runs = 0
-_gc_saved: tuple[int, int, int] = gc.get_threshold()
+_gc_was_enabled = True
 
 
 @contextlib.contextmanager
 def _collector_for_a_run() -> Iterator[None]:
     """A run allocates a few objects per event (decoded events, detector state, findings) and
-    keeps most of them, so the cyclic collector's young-generation passes, every 700 allocations,
-    walk live objects for nothing, and each full pass walks the loaded model too (a 24-hour run:
-    59.0 s of CPU without this, 52.4 s with it, medians of 2, bench/retro_run.py). During a run the objects that exist before it (the model, the pipeline) are frozen out of
-    collection (`gc.freeze`) and the first generation is collected every `GC_GEN0` allocations;
-    both are undone when the last concurrent run ends. Only the work changes, never a result."""
-    global _gc_runs, _gc_saved
+    keeps most of them for hours of event time, so the cyclic collector's automatic passes walk
+    live objects for nothing: on the 1,630-player day they took 29.3 s of a 271.6 s run even with
+    the first generation collected every 50,000 allocations (522 young, 47 middle and 5 full
+    passes; `gc.callbacks` probe), and found no garbage (a full pass after a 6-hour run with the
+    collector off collects 0 objects). So during a run the objects that exist before it (the model,
+    the pipeline) are frozen out of collection (`gc.freeze`), automatic collection is off, and
+    `_run` makes one pass every `GC_EVERY` records over what is new since the last and freezes its
+    survivors (full passes over the whole heap instead, 4 in the day, cost 23 s themselves). A
+    cycle created meanwhile, by the run or (in the API process) by a request, is reclaimed by the
+    next pass; one among frozen objects only once the last concurrent run ends, which undoes all
+    of this. Only the work changes, never a result."""
+    global _gc_runs, _gc_was_enabled
     with _gc_lock:
         if _gc_runs == 0:
-            _gc_saved = gc.get_threshold()
+            _gc_was_enabled = gc.isenabled()
             # Garbage left by earlier work (a finished run's pipeline is full of cycles) would be
             # frozen with the rest and kept until the end: collect it first.
             gc.collect()
             gc.freeze()
-            gc.set_threshold(GC_GEN0, *_gc_saved[1:])
+            gc.disable()
         _gc_runs += 1
     try:
         yield
@@ -230,8 +237,15 @@ def _collector_for_a_run() -> Iterator[None]:
         with _gc_lock:
             _gc_runs -= 1
             if _gc_runs == 0:
-                gc.set_threshold(*_gc_saved)
+                if _gc_was_enabled:
+                    gc.enable()
                 gc.unfreeze()
+
+
+def _collect_and_freeze() -> None:
+    """The run's own pass of the cyclic collector (`_collector_for_a_run`)."""
+    gc.collect()
+    gc.freeze()
 
 
 def _run(pipeline: Pipeline, records: Iterable[tuple[str, bytes]], window: RetroWindow,
@@ -243,6 +257,8 @@ def _run(pipeline: Pipeline, records: Iterable[tuple[str, bytes]], window: Retro
     wanted_topics = needed_topics(pipeline, detectors)
     for topic, raw in records:
         result.events_read += 1
+        if result.events_read % GC_EVERY == 0:
+            _collect_and_freeze()
         if topic not in wanted_topics and topic in INPUT_TOPICS:
             result.skipped += 1
             continue

@@ -5,11 +5,14 @@ detectors it concerns; bad windows and detector names are refused."""
 from __future__ import annotations
 
 import dataclasses
+import gc
+import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+import pipeline.retro as retro_module
 from pipeline.contracts import INPUT_TOPICS, Event
 from pipeline.findings import Finding
 from pipeline.registry import build_pipeline
@@ -161,3 +164,39 @@ def test_a_chat_only_run_skips_the_topics_no_chat_detector_reads_and_finds_the_s
     result = run_window(pipeline, raw(events), window, detectors=chosen)
     assert result.skipped == sum(1 for t, _ in events if t != "chat.messages") > 0
     assert diff(result.findings, in_range(stream_findings, set(chosen))).empty
+
+
+def test_during_a_run_only_the_runs_own_passes_collect_cycles_and_the_collector_is_restored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cyclic collector's automatic passes are off during a run; a cycle dropped meanwhile is
+    reclaimed by the run's own pass every `GC_EVERY` records, not kept until the end."""
+    monkeypatch.setattr(retro_module, "GC_EVERY", 5)
+    pipeline = build_pipeline(rules=RULES)
+    window = RetroWindow(START, START + timedelta(minutes=1))
+    records = list(raw(list(Room(RoomConfig(seed=2, players=10, minutes=1, start=START, hands=False)).events())))
+    assert len(records) > 10
+    seen: dict[str, bool] = {}
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    def with_a_cycle() -> Iterator[tuple[str, bytes]]:
+        probe = None
+        for i, record in enumerate(records):
+            if i == 1:
+                cycle = Cycle()
+                probe = weakref.ref(cycle)
+                del cycle  # unreachable now, but only the cyclic collector can free it
+            if probe is not None and i == 2:
+                seen["alive at record 2"] = probe() is not None
+                seen["collector on"] = gc.isenabled()
+            if probe is not None and i == 8:
+                seen["alive at record 8"] = probe() is not None
+            yield record
+
+    assert gc.isenabled()
+    run_window(pipeline, with_a_cycle(), window)
+    assert seen == {"alive at record 2": True, "collector on": False, "alive at record 8": False}
+    assert gc.isenabled() and gc.get_freeze_count() == 0
