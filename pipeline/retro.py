@@ -43,8 +43,8 @@ EXAMPLES: Final = 5
 """Examples kept per detector and side of the diff."""
 ERRORS_KEPT: Final = 20
 GC_EVERY: Final = 250_000
-"""Records read between two full passes of the cyclic collector during a run (its automatic
-passes are off then: see `_collector_for_a_run`)."""
+"""Records read between two passes of the cyclic collector during a run, each over what is new
+since the last (its automatic passes are off then: see `_collector_for_a_run`)."""
 
 
 @dataclass(frozen=True, slots=True)
