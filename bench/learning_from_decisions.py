@@ -52,6 +52,7 @@ from api.decisions import service as decisions
 from api.findings import service as findings_service
 from api.findings.models import FindingRow
 from api.labels import service as labels
+from api.policy.rules import AuditSampling, PolicySettings, audit_document
 from models.chat import load_classifier
 from models.chat.artifact import DEFAULT_PATH, save_model
 from models.chat.decision_labels import decision_rows, file_digest, read_export, write_provenance
@@ -60,12 +61,13 @@ from models.chat.independent import LabelledLine, read_set, run_lines
 from models.chat.operating_points import on_dev
 from models.chat.overlap import shipped_training_texts
 from models.chat.training import TrainConfig, train
-from pipeline.categories import MODEL_SCORED, rule_of
+from pipeline.categories import AUDIT_SAMPLE, MODEL_SCORED, rule_of
 from pipeline.contracts import CHAT
 from pipeline.findings import Finding
 from pipeline.replay import envelope_line, replay_lines
+from pipeline.runner import Pipeline
 from railbird.settings import Settings, load_settings
-from railbird.wiring import make_pipeline
+from railbird.wiring import make_detector_factory, make_pipeline, rules_from
 from simulator import abuse, phrases
 
 RESULTS = Path(__file__).resolve().parent / "results" / "learning_from_decisions.json"
@@ -77,6 +79,7 @@ CLEAN_BANKS = (phrases.DURING_HAND, phrases.AFTER_HAND, phrases.DEAL_TALK, phras
 OFFENCE_SHARE = 0.45
 """Share of generated lines that are planted offences (the rest is table talk)."""
 MAX_AUC_LOSS = 0.01
+NO_AUDIT = AuditSampling()
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,18 +148,26 @@ def chat_event(line: Line, index: int) -> dict[str, Any]:
     }
 
 
-def findings_for(lines: Sequence[Line], settings: Settings, start: int) -> Iterator[dict[str, Any]]:
-    """Chat findings the shipped pipeline makes about the lines' own speakers."""
+def room_pipeline(settings: Settings, audit: AuditSampling) -> Pipeline:
+    """The shipped pipeline under a policy with this audit sampling (the consumers' factory)."""
+    policy = PolicySettings(rules_version=settings.rules_version, audit=audit)
+    return Pipeline(make_detector_factory(settings, policy)(), rules=rules_from(settings, policy))
+
+
+def findings_for(lines: Sequence[Line], settings: Settings, start: int,
+                 audit: AuditSampling = NO_AUDIT) -> Iterator[dict[str, Any]]:
+    """Chat findings the shipped pipeline makes about the lines' own speakers (audit samples included)."""
     mine = {ln.event_id for ln in lines}
     stream = (envelope_line(CHAT, chat_event(ln, start + k)) for k, ln in enumerate(lines))
-    for out in replay_lines(stream, make_pipeline(settings)):
+    for out in replay_lines(stream, room_pipeline(settings, audit)):
         f = out.get("finding")
         if out["kind"] == "finding" and f and f["family"] == "chat" and set(f["source_event_ids"]) <= mine:
             yield f
 
 
 def collect(
-    n_findings: int, settings: Settings, rng: random.Random, source: Generate = generate
+    n_findings: int, settings: Settings, rng: random.Random, source: Generate = generate,
+    audit: AuditSampling = NO_AUDIT,
 ) -> tuple[list[dict[str, Any]], dict[str, Line]]:
     """Generate lines in rounds until the pipeline has made `n_findings` chat findings."""
     found: list[dict[str, Any]] = []
@@ -165,7 +176,7 @@ def collect(
     while len(found) < n_findings:
         lines = source(rng, start, 4_000)
         by_event.update((ln.event_id, ln) for ln in lines)
-        found += list(findings_for(lines, settings, start))
+        found += list(findings_for(lines, settings, start, audit))
         start += len(lines)
     return found[:n_findings], by_event
 
@@ -185,7 +196,8 @@ def analyst_decides(session: Session, *, found: Sequence[dict[str, Any]], by_eve
         truth = sorted(truths)[0]  # one speaker, one line per case
         right = rng.random() < accuracy
         kind = ("dismiss" if truth == "clean" else "confirm") if right else ("confirm" if truth == "clean" else "dismiss")
-        tally[f"{'right' if right else 'wrong'}_{kind}"] += 1
+        audited = session.scalar(select(Case.category).where(Case.id == case_id)) == AUDIT_SAMPLE
+        tally[f"{'audit_' if audited else ''}{'right' if right else 'wrong'}_{kind}"] += 1
         cases.claim(session, case_id=case_id, principal=who, ttl=timedelta(minutes=30), now=now)
         decisions.decide(session, case_id=case_id, kind=kind, reason="simulated analyst", apply=False,
                          principal=who, now=now)
@@ -309,6 +321,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--chat", type=Path, action="append", default=[], metavar="TSV",
                     help="room chat from these labelled sets (file or folder; repeatable) instead of the simulator's banks")
+    ap.add_argument("--audit-rate", type=float, default=0.0,
+                    help="audit sampling: uniform share of unflagged lines sent to the analyst")
+    ap.add_argument("--audit-near-rate", type=float, default=0.0,
+                    help="audit sampling: share of unflagged lines scoring at least --audit-near-score")
+    ap.add_argument("--audit-near-score", type=float, default=0.25)
     ap.add_argument("--dry-run", action="store_true", help="decide and export only: print the training input, train nothing")
     ap.add_argument("--figures", type=Path, default=None, metavar="MODEL",
                     help="only score MODEL (dev sets + standard sets) into --figures-out; with --covered")
@@ -336,7 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     rng, started = random.Random(args.seed), time.perf_counter()
     source: Generate = SetChat(args.chat) if args.chat else generate
-    found, by_event = collect(args.decisions, settings, rng, source)
+    audit = AuditSampling(rate=args.audit_rate, near_rate=args.audit_near_rate, near_score=args.audit_near_score)
+    found, by_event = collect(args.decisions, settings, rng, source, audit)
     print(f"{len(found)} chat findings from {len(by_event)} lines "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     # The scratch review database on tmpfs where there is one: 5,000 decisions are 5,000 commits.
@@ -366,6 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "true_categories": dict(Counter(by_event[e].truth for f in found for e in f["source_event_ids"])),
         "train_seconds": round(train_s), "candidate": str(candidate), "covered": covered,
         "chat": [str(p) for p in args.chat] or "simulator banks",
+        "audit_sampling": audit_document(audit),
+        "audit_findings": sum(1 for f in found if f["category"] == AUDIT_SAMPLE),
         "distinct_texts_decided": len({by_event[e].text for f in found for e in f["source_event_ids"]}),
     }
     (work / "run.json").write_text(json.dumps(run, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

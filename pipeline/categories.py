@@ -30,6 +30,8 @@ CATEGORIES: Final[dict[str, tuple[Family, str]]] = {
     "repeat_offender": ("chat", "chat"),
     # Section 2-4.
     "hand_in_play": ("chat", "hand_in_play"),
+    # Not an offence: a line nothing flagged, sampled for an analyst's verdict (chat.audit_sample).
+    "audit_sample": ("chat", "chat"),
     "snapcam_abuse": ("snapcam", "snapcam"),
     "false_reporting": ("snapcam", "general.11"),
     "offensive_nickname": ("nickname", "nicknames"),
@@ -48,6 +50,14 @@ CATEGORIES: Final[dict[str, tuple[Family, str]]] = {
 COLLUSION_CATEGORIES: Final[frozenset[str]] = frozenset(
     {"collusion_talk", "collusive_sit_out", "bounty_agreement", "soft_play", "chip_dumping"})
 """Collusion in chat, seats and hands: clearing such a case takes two reviewers (api/decisions/four_eyes.py)."""
+
+
+AUDIT_SAMPLE: Final = "audit_sample"
+"""The category of an audit case: no sanction, no offence; its label is the category the analyst gives."""
+
+CHAT_OFFENCES: Final[frozenset[str]] = frozenset(
+    c for c, (family, _) in CATEGORIES.items() if family == "chat" and c != AUDIT_SAMPLE)
+"""Chat categories that are offences: what a line can be labelled (besides clean)."""
 
 
 def rule_of(category: str) -> str:

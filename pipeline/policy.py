@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
-from pipeline.categories import COLLUSION_CATEGORIES
+from pipeline.categories import AUDIT_SAMPLE, COLLUSION_CATEGORIES
 from pipeline.contracts.enforcement import ActionKind, Scope
 from pipeline.findings import ActionProposal, Finding, Role, stable_id
 from pipeline.rules import RulesConfig
@@ -33,8 +33,9 @@ PROPOSED_BY_CATEGORY: dict[str, tuple[ActionKind, Scope, str | None]] = {
 """Sanction a reviewer is offered per finding category; other chat categories: a chat restriction."""
 
 CHAT_DEFAULT: tuple[ActionKind, Scope, str | None] = ("chat_restriction", "feature", "chat")
-RECORD_ONLY_CATEGORIES = frozenset({"hit_and_run"})
-"""Findings kept on the record with no sanction unless their detector set one (a 1st refusal)."""
+RECORD_ONLY_CATEGORIES = frozenset({"hit_and_run", AUDIT_SAMPLE})
+"""Findings kept on the record with no sanction unless their detector set one (a 1st refusal; an
+audit sample never sets one: it is a question to an analyst, not an accusation)."""
 VICTIM_REMEDY_CATEGORIES = frozenset({"bumhunting"})
 """Findings whose evidence names victims the rules offer a remedy (a nickname reset, section 4)."""
 AUTO_MUTE_CATEGORIES = frozenset({"insult", "hate", "threat", "sexual", "spam", "flooding", "emoji_spam"})

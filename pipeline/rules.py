@@ -44,6 +44,13 @@ class RulesConfig:
     false_report_alpha: float = 0.01
     false_report_restriction_hours: int = 168
     """Proposed restriction of the reporting feature for accounts found filing coordinated reports."""
+    # Audit sampling of unflagged chat (pipeline/detectors/chat/audit_sample.py): the operator's,
+    # set in the admin policy, not the house rules'; off in every preset.
+    chat_audit_rate: float = 0.0
+    """Share of unflagged chat lines sent for an analyst's verdict, uniformly."""
+    chat_audit_near_rate: float = 0.0
+    """Share of the unflagged lines scoring at least `chat_audit_near_score` sent for a verdict."""
+    chat_audit_near_score: float = 0.25
 
 
 RULES_PRESETS: dict[str, RulesConfig] = {

@@ -21,6 +21,7 @@ from api.errors import ConflictError, ForbiddenError, InvalidError, NotFoundErro
 from api.findings.models import FindingRow
 from api.sanctions.models import Sanction
 from api.upsert import insert_many_ignore
+from pipeline.categories import AUDIT_SAMPLE
 from pipeline.findings import Finding, stable_id
 
 CATEGORY_WEIGHT: dict[str, int] = {
@@ -34,7 +35,11 @@ ESCALATION_BONUS = 20
 
 
 def incident_of(finding: Finding) -> str:
-    """The incident a finding belongs to: its tournament, else its table, else the player at large."""
+    """The incident a finding belongs to: its tournament, else its table, else the player at large;
+    an audit sample is an incident of its own (a verdict on one line must not confirm or dismiss
+    the player's offences at the table, nor they it)."""
+    if finding.category == AUDIT_SAMPLE:
+        return f"audit:{finding.finding_id}"
     if finding.tournament_id:
         return f"tournament:{finding.tournament_id}"
     if finding.table_id:

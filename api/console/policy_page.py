@@ -16,7 +16,7 @@ from api.deps import NowDep
 from api.errors import ServiceError
 from api.policy import service
 from api.policy.schemas import PolicyUpdate
-from api.policy.views import admin_view, default_version, shadow_change
+from api.policy.views import admin_view, change_of, default_version
 from api.shadow.service import since
 
 PageFn = Callable[..., HTMLResponse]
@@ -34,14 +34,7 @@ def install(r: APIRouter, page: PageFn) -> None:
     def change_policy(request: Request, ctx: ConsoleDep, session: SessionDep, now: NowDep) -> Response:
         try:
             body = PolicyUpdate.model_validate(form_to_update(ctx.form))
-            change = service.PolicyChange(
-                rules_version=body.rules_version, auto_mute_enabled=body.auto_mute_enabled,
-                auto_mute_min_score=body.auto_mute_min_score, auto_mute_minutes=body.auto_mute_minutes,
-                reset_auto_mute=body.reset_auto_mute,
-                category_thresholds={str(k): v for k, v in (body.category_thresholds or {}).items()},
-                shadow=shadow_change(body.shadow),
-            )
-            _, changed = service.change(session, change=change, expected_revision=body.expected_revision,
+            _, changed = service.change(session, change=change_of(body), expected_revision=body.expected_revision,
                                         reason=body.reason, actor=ctx.user.username,
                                         default_version=default_version(request), now=now)
             notice = Flash("ok", "Policy changed; consumers pick it up within their refresh interval." if changed
@@ -72,6 +65,8 @@ def form_to_update(form: dict[str, str]) -> dict[str, Any]:
                                     if k.startswith("shadow_threshold_") and v.strip()},
             "rules_version": form.get("shadow_rules_version") or None,
         },
+        # Likewise the audit part (empty inputs: off, and the default near score).
+        "audit": {k: v for k in ("rate", "near_rate", "near_score") if (v := form.get(f"audit_{k}", "").strip())},
     }
     score, minutes = form.get("auto_mute_min_score", "").strip(), form.get("auto_mute_minutes", "").strip()
     if score or minutes:

@@ -25,13 +25,13 @@ from api.decisions.models import Decision
 from api.errors import ConflictError, ForbiddenError, InvalidError, NotFoundError
 from api.findings.models import FindingRow
 from api.labels.models import LabelRow
-from pipeline.categories import CATEGORIES
+from pipeline.categories import AUDIT_SAMPLE, CHAT_OFFENCES
 from pipeline.findings import stable_id
 
 CLEAN = "clean"
 VERDICTS = {"confirm": None, "dismiss": CLEAN}
 """Decisions that say something about the text: None = the finding's own category."""
-CHAT_CATEGORIES: frozenset[str] = frozenset(c for c, (family, _) in CATEGORIES.items() if family == "chat")
+CHAT_CATEGORIES: frozenset[str] = CHAT_OFFENCES
 LABEL_CATEGORIES: frozenset[str] = CHAT_CATEGORIES | {CLEAN}
 EXPORT_LIMIT = 200_000
 """Most rows one export returns (newest decisions last); `since` pages through more."""
@@ -59,7 +59,7 @@ def on_decision(session: Session, *, decision: Decision, case: Case, principal: 
                 decided_at=now, detector=finding.detector, finding_category=finding.category,
                 score=float(finding.score), event_id=_str_or_none(message.get("event_id")),
                 text=str(message.get("text", "")), language=_language_of(finding),
-                category=VERDICTS[decision.kind] or finding.category, status="ok", status_reason="",
+                category=VERDICTS[decision.kind] or _confirmed_category(finding), status="ok", status_reason="",
             )
             session.add(row)
         out.append(row)
@@ -233,6 +233,20 @@ def _message_of(finding: FindingRow) -> dict[str, Any] | None:
     if not messages:
         return None
     return next((m for m in messages if m.get("spans")), messages[0])
+
+
+def _confirmed_category(finding: FindingRow) -> str:
+    """What a confirmation says the line is: the finding's category, or for an audit sample (whose
+    category says only "nobody flagged this") the category the model came closest to; the analyst
+    corrects it on the case page when it is another one."""
+    if finding.category != AUDIT_SAMPLE:
+        return finding.category
+    ev = (finding.document or {}).get("evidence") or {}
+    guess = ev.get("suspected")
+    if isinstance(guess, str) and guess in CHAT_OFFENCES:
+        return guess
+    scores = {k: v for k, v in (ev.get("scores") or {}).items() if k in CHAT_OFFENCES and isinstance(v, int | float)}
+    return max(sorted(scores), key=scores.__getitem__) if scores else "insult"  # a hand-made row: any offence
 
 
 def _language_of(finding: FindingRow) -> str | None:

@@ -26,6 +26,8 @@ class PolicyRevision(Base):
     """Detectors with a shadow copy (api.policy.shadow); NULL in rows older than shadow mode: none."""
     shadow_category_thresholds: Mapped[dict[str, float] | None] = mapped_column(JsonColumn, nullable=True)
     shadow_rules_version: Mapped[str | None] = mapped_column(String(64))
+    audit_sampling: Mapped[dict[str, float] | None] = mapped_column(JsonColumn, nullable=True)
+    """Audit sampling of unflagged chat (api.policy.rules.AuditSampling); NULL in older rows: off."""
     changed_by: Mapped[str] = mapped_column(String(64))
     changed_at: Mapped[datetime] = mapped_column(UtcDateTime)
     reason: Mapped[str] = mapped_column(Text)

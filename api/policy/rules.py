@@ -27,6 +27,43 @@ MIN_AUTO_MUTE_SCORE: Final = 0.5
 MAX_AUTO_MUTE_MINUTES: Final = 24 * 60
 
 
+MIN_AUDIT_NEAR_SCORE: Final = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class AuditSampling:
+    """How much unflagged chat analysts get as audit cases (pipeline/detectors/chat/audit_sample.py):
+    the operator's choice, so it lives in the policy rather than in a rules-version preset."""
+
+    rate: float = 0.0
+    """Share of unflagged lines, uniformly (0: none)."""
+    near_rate: float = 0.0
+    """Share of the unflagged lines whose best model score reached `near_score`."""
+    near_score: float = 0.25
+
+
+def audit_from_document(doc: Mapping[str, Any]) -> AuditSampling:
+    """The audit part of a policy document (missing or empty: off); ValueError if unusable."""
+    default = AuditSampling()
+    return AuditSampling(rate=float(doc.get("rate", default.rate)),
+                         near_rate=float(doc.get("near_rate", default.near_rate)),
+                         near_score=float(doc.get("near_score", default.near_score)))
+
+
+def audit_document(audit: AuditSampling) -> dict[str, float]:
+    """The audit part as JSON-ready data (the API's `audit`, the stored column, the audit log)."""
+    return {"rate": audit.rate, "near_rate": audit.near_rate, "near_score": audit.near_score}
+
+
+def audit_problems(audit: AuditSampling) -> list[str]:
+    """Why the audit sampling cannot be applied (empty when it can)."""
+    out = [f"audit.{name} must be within [0.0, 1.0]" for name, value in (("rate", audit.rate),
+           ("near_rate", audit.near_rate)) if not 0.0 <= value <= 1.0]
+    if not MIN_AUDIT_NEAR_SCORE <= audit.near_score <= 1.0:
+        out.append(f"audit.near_score must be within [{MIN_AUDIT_NEAR_SCORE}, 1.0]")
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class PolicySettings:
     """The changeable part of the enforcement policy."""
@@ -41,6 +78,8 @@ class PolicySettings:
     """Overrides of the chat model's operating thresholds (missing: the model's own)."""
     shadow: ShadowSettings = field(default_factory=lambda: ShadowSettings())
     """Candidates that run beside the live pipeline and act on nothing (api/policy/shadow.py)."""
+    audit: AuditSampling = field(default_factory=AuditSampling)
+    """Unflagged chat sampled for analysts' verdicts (off by default)."""
 
 
 def problems(policy: PolicySettings) -> list[str]:
@@ -56,6 +95,7 @@ def problems(policy: PolicySettings) -> list[str]:
         out.append(f"auto_mute_minutes must be within [1, {MAX_AUTO_MUTE_MINUTES}]")
     out.extend(threshold_problems("category_thresholds", policy.category_thresholds))
     out.extend(shadow_problems(policy.shadow))
+    out.extend(audit_problems(policy.audit))
     out.extend(threshold_problems("shadow.category_thresholds", policy.shadow.category_thresholds))
     return out
 
@@ -81,6 +121,9 @@ def effective_rules(policy: PolicySettings) -> RulesConfig:
         preset,
         auto_mute_min_score=score if policy.auto_mute_enabled else math.inf,
         auto_mute_minutes=policy.auto_mute_minutes or preset.auto_mute_minutes,
+        chat_audit_rate=policy.audit.rate,
+        chat_audit_near_rate=policy.audit.near_rate,
+        chat_audit_near_score=policy.audit.near_score,
     )
 
 
@@ -115,6 +158,9 @@ def describe(rules: RulesConfig) -> dict[str, Any]:
         "snapcam_min_priority": rules.snapcam_min_priority,
         "false_report_alpha": rules.false_report_alpha,
         "false_report_restriction_hours": rules.false_report_restriction_hours,
+        "chat_audit_rate": rules.chat_audit_rate,
+        "chat_audit_near_rate": rules.chat_audit_near_rate,
+        "chat_audit_near_score": rules.chat_audit_near_score,
     }
 
 
@@ -128,6 +174,7 @@ def from_document(doc: Mapping[str, Any]) -> PolicySettings:
             auto_mute_minutes=None if doc.get("auto_mute_minutes") is None else int(doc["auto_mute_minutes"]),
             category_thresholds={str(k): float(v) for k, v in dict(doc.get("category_thresholds") or {}).items()},
             shadow=shadow_from_document(doc.get("shadow") or {}),
+            audit=audit_from_document(doc.get("audit") or {}),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"unusable policy document: {exc}") from None

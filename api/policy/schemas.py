@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field
 
-from api.policy.rules import MAX_AUTO_MUTE_MINUTES, MIN_AUTO_MUTE_SCORE, MIN_THRESHOLD
+from api.policy.rules import (
+    MAX_AUTO_MUTE_MINUTES,
+    MIN_AUDIT_NEAR_SCORE,
+    MIN_AUTO_MUTE_SCORE,
+    MIN_THRESHOLD,
+    THRESHOLD_CATEGORIES,
+)
 from api.schemas import Body, Public, Reason
 
-ThresholdCategory = Literal[
-    "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info",
-    "impersonation", "collusion_talk", "hand_in_play", "criminal",
-]  # fmt: skip
+ThresholdCategory = Annotated[str, Field(json_schema_extra={"enum": list(THRESHOLD_CATEGORIES)})]
+"""A model-scored category: the catalogue's list (the schema shows it; `rules.problems` refuses others
+with the list, 422), so a new head is accepted here without an edit."""
 Threshold = Annotated[float, Field(ge=MIN_THRESHOLD, le=1.0)]
 
 
@@ -39,6 +44,24 @@ class ShadowUpdate(Body):
     rules_version: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
 
+class AuditPublic(Public):
+    """Audit sampling of unflagged chat (pipeline/detectors/chat/audit_sample.py); zero rates: off."""
+
+    rate: float
+    """Share of unflagged chat lines sent to analysts as audit cases, uniformly."""
+    near_rate: float
+    """Share of the unflagged lines whose best model score reached `near_score`."""
+    near_score: float
+
+
+class AuditUpdate(Body):
+    """`audit` in a policy change: replaces the whole audit part."""
+
+    rate: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0
+    near_rate: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0
+    near_score: Annotated[float, Field(ge=MIN_AUDIT_NEAR_SCORE, le=1.0)] = 0.25
+
+
 class PolicyPublic(Public):
     """The enforcement policy in force: what an admin set, and the rules it produces."""
 
@@ -57,6 +80,7 @@ class PolicyPublic(Public):
     rules: dict[str, Any]
     """The rules the consumers run with under this policy (ladders, windows, exempt formats, ...)."""
     shadow: ShadowPublic
+    audit: AuditPublic
 
 
 class PolicyAdminView(PolicyPublic):
@@ -82,6 +106,8 @@ class PolicyUpdate(Body):
     """Replaces every override ({} = the model's thresholds everywhere)."""
     shadow: ShadowUpdate | None = None
     """Replaces the shadow part when given; omitted: it stays."""
+    audit: AuditUpdate | None = None
+    """Replaces the audit sampling when given; omitted: it stays."""
     expected_revision: Annotated[int, Field(ge=0)] | None = None
     """Optimistic concurrency: 409 if the policy moved on since the caller read it."""
     reason: Reason

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from api.audit import service as audit
 from api.errors import ConflictError, InvalidError
 from api.policy.models import PolicyRevision
-from api.policy.rules import PolicySettings, problems
+from api.policy.rules import AuditSampling, PolicySettings, audit_document, audit_from_document, problems
 from api.policy.shadow import ShadowSettings, shadow_document
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,7 @@ def active(session: Session, *, default_version: str) -> ActivePolicy:
         rules_version=row.rules_version, auto_mute_enabled=row.auto_mute_enabled,
         auto_mute_min_score=row.auto_mute_min_score, auto_mute_minutes=row.auto_mute_minutes,
         category_thresholds=dict(row.category_thresholds or {}), shadow=shadow_of(row),
+        audit=audit_from_document(row.audit_sampling or {}),
     )
     return ActivePolicy(policy, row.revision, row.changed_by, row.changed_at, row.reason)
 
@@ -65,6 +66,8 @@ class PolicyChange:
     """Back to the preset's score and minutes."""
     shadow: ShadowSettings | None = None
     """Replaces the whole shadow part when given (no detectors: shadow mode off)."""
+    audit: AuditSampling | None = None
+    """Replaces the audit sampling when given."""
 
 
 def change(session: Session, *, change: PolicyChange, expected_revision: int | None, reason: str,
@@ -83,6 +86,7 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
         category_thresholds=before.category_thresholds if change.category_thresholds is None
         else dict(sorted(change.category_thresholds.items())),
         shadow=before.shadow if change.shadow is None else change.shadow,
+        audit=before.audit if change.audit is None else change.audit,
     )
     if bad := problems(after):
         raise InvalidError("; ".join(bad))
@@ -96,6 +100,7 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
         shadow_detectors=list(after.shadow.detectors),
         shadow_category_thresholds=dict(after.shadow.category_thresholds),
         shadow_rules_version=after.shadow.rules_version,
+        audit_sampling=audit_document(after.audit),
     ))
     try:
         session.flush()
@@ -111,7 +116,8 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
 def _doc(policy: PolicySettings) -> dict[str, object]:
     return {"rules_version": policy.rules_version, "auto_mute_enabled": policy.auto_mute_enabled,
             "auto_mute_min_score": policy.auto_mute_min_score, "auto_mute_minutes": policy.auto_mute_minutes,
-            "category_thresholds": dict(policy.category_thresholds), "shadow": shadow_document(policy.shadow)}
+            "category_thresholds": dict(policy.category_thresholds), "shadow": shadow_document(policy.shadow),
+            "audit": audit_document(policy.audit)}
 
 
 @functools.lru_cache(maxsize=4)

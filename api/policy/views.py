@@ -10,8 +10,16 @@ from fastapi import APIRouter, Request
 from api.db import SessionDep
 from api.deps import NowDep, PrincipalDep
 from api.policy import service
-from api.policy.rules import THRESHOLD_CATEGORIES, describe, effective_rules
-from api.policy.schemas import PolicyAdminView, PolicyPublic, PolicyUpdate, ShadowPublic, ShadowUpdate
+from api.policy.rules import THRESHOLD_CATEGORIES, AuditSampling, audit_document, describe, effective_rules
+from api.policy.schemas import (
+    AuditPublic,
+    AuditUpdate,
+    PolicyAdminView,
+    PolicyPublic,
+    PolicyUpdate,
+    ShadowPublic,
+    ShadowUpdate,
+)
 from api.policy.shadow import ShadowSettings, detector_names, shadow_document
 from api.shadow.service import since
 from pipeline.rules import RULES_PRESETS
@@ -26,7 +34,7 @@ def public(policy: service.ActivePolicy, *, shadow_since: datetime | None = None
     """Response body for a policy."""
     s = policy.settings
     return PolicyPublic(
-        shadow=ShadowPublic(**shadow_document(s.shadow), since=shadow_since),
+        shadow=ShadowPublic(**shadow_document(s.shadow), since=shadow_since), audit=AuditPublic(**audit_document(s.audit)),
         revision=policy.revision, rules_version=s.rules_version, auto_mute_enabled=s.auto_mute_enabled,
         auto_mute_min_score=s.auto_mute_min_score, auto_mute_minutes=s.auto_mute_minutes,
         category_thresholds=dict(s.category_thresholds), changed_by=policy.changed_by,
@@ -53,6 +61,24 @@ def shadow_change(body: ShadowUpdate | None) -> ShadowSettings | None:
                           rules_version=body.rules_version)
 
 
+def audit_change(body: AuditUpdate | None) -> AuditSampling | None:
+    """The audit sampling a change body asks for (None: keep the current one)."""
+    if body is None:
+        return None
+    return AuditSampling(rate=body.rate, near_rate=body.near_rate, near_score=body.near_score)
+
+
+def change_of(body: PolicyUpdate) -> service.PolicyChange:
+    """The service's change for a request body (the API's PATCH and the console's form)."""
+    return service.PolicyChange(
+        rules_version=body.rules_version, auto_mute_enabled=body.auto_mute_enabled,
+        auto_mute_min_score=body.auto_mute_min_score, auto_mute_minutes=body.auto_mute_minutes,
+        category_thresholds=None if body.category_thresholds is None
+        else {str(k): v for k, v in body.category_thresholds.items()},
+        reset_auto_mute=body.reset_auto_mute, shadow=shadow_change(body.shadow), audit=audit_change(body.audit),
+    )
+
+
 def router() -> APIRouter:
     """Policy routes."""
     r = APIRouter(tags=["policy"])
@@ -73,14 +99,7 @@ def router() -> APIRouter:
     def admin_change(request: Request, body: PolicyUpdate, session: SessionDep, now: NowDep,
                      who: PrincipalDep) -> PolicyPublic:
         """Admin: change the rules version, auto-mute or category thresholds (validated, audited)."""
-        change = service.PolicyChange(
-            rules_version=body.rules_version, auto_mute_enabled=body.auto_mute_enabled,
-            auto_mute_min_score=body.auto_mute_min_score, auto_mute_minutes=body.auto_mute_minutes,
-            category_thresholds=None if body.category_thresholds is None
-            else {str(k): v for k, v in body.category_thresholds.items()},
-            reset_auto_mute=body.reset_auto_mute, shadow=shadow_change(body.shadow),
-        )
-        policy, _ = service.change(session, change=change, expected_revision=body.expected_revision,
+        policy, _ = service.change(session, change=change_of(body), expected_revision=body.expected_revision,
                                    reason=body.reason, actor=who.username,
                                    default_version=default_version(request), now=now)
         return public(policy, shadow_since=since(session, policy))  # not the admin view: that reads the chat model (seconds, first time)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from models.chat.overlap import SeenTexts
-from pipeline.categories import CATEGORIES, rule_of
+from pipeline.categories import CHAT_OFFENCES, rule_of
 from pipeline.contracts import CHAT
 from pipeline.contracts.common import MAX_TEXT_CHARS
 from pipeline.replay import envelope_line, replay_lines
@@ -43,7 +43,7 @@ LABEL_ALIASES = {"collusion": "collusion_talk", "advertising": "spam"}
 """poker_chat_dev's names for two categories."""
 MULTI_MESSAGE = frozenset({"flooding", "emoji_spam", "shouting", "harassment", "repeat_offender"})
 """Chat categories that need several messages: no single line can carry one."""
-LABELS = frozenset({CLEAN} | {c for c, (family, _) in CATEGORIES.items() if family == "chat"} - MULTI_MESSAGE)
+LABELS = frozenset({CLEAN} | CHAT_OFFENCES - MULTI_MESSAGE)
 HEADER = ("lang", "label", "text")
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 """Fixed event time: the same set gives the same events and finding ids on every run."""

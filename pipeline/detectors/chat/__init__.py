@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pipeline.detector import Detector
+from pipeline.detectors.chat.audit_sample import AuditRates, AuditSampleDetector
 from pipeline.detectors.chat.banned_words import BannedWordsDetector
 from pipeline.detectors.chat.classifier import CachedClassifier, ClassifierDetector
 from pipeline.detectors.chat.collusion_parties import CollusionPartiesDetector
@@ -68,8 +69,13 @@ def build_chat_detectors(
     weights = TriageWeights(min_priority=rules.snapcam_min_priority)
     # The place-keyed detectors are routed together and see the same messages: one reorder buffer.
     order = SharedOrder(EventTimeOrder(lateness=lateness))
+    audit = AuditRates(rate=rules.chat_audit_rate, near_rate=rules.chat_audit_near_rate,
+                       near_score=rules.chat_audit_near_score)
+    # Not a ledger tap: an audit sample is no offence. Only registered when sampling is on.
+    sampler: list[Detector] = [AuditSampleDetector(shared, audit)] if shared is not None and audit.active else []
     return [
         *(LedgerTap(d, ledger) for d in per_player),
+        *sampler,
         RepeatOffenderDetector(ledger, thresholds=tuple(n for n, _ in rules.chat_ban_ladder)),
         ShoutingMatchDetector(lexicon=lexicon, lateness=lateness, shared=order),
         HarassmentDetector(classifier=shared, lateness=lateness, shared=order),
@@ -87,6 +93,7 @@ def build_chat_detectors(
 
 
 __all__ = [
+    "AuditSampleDetector",
     "BannedWordsDetector",
     "CachedClassifier",
     "ClassifierDetector",
