@@ -11,10 +11,10 @@ from api_factories import T0, batch, chat_finding
 from api_support import SERVICE_TOKEN
 
 from api.policy.rules import effective_rules, from_document
+from pipeline.contracts import ChatMessage
 from pipeline.detectors.chat.audit_sample import AuditRates, AuditSampleDetector
 from pipeline.findings import Finding
 from pipeline.text_model import TextVerdict
-from pipeline.contracts import ChatMessage
 
 SVC = {"Authorization": f"Bearer {SERVICE_TOKEN}"}
 
