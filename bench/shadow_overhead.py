@@ -9,7 +9,9 @@ run; CPU time of this process (time.process_time), median of runs, one core. Con
 - `chat.classifier` in shadow with candidate thresholds (insult 0.9, threat 0.8): a ThresholdView of
   the live model (models/chat/shadow_view.py), which fuses the live analysis again, never rescoring;
 - `chat.classifier` in shadow with the live thresholds (the shared verdict cache serves both);
-- `seat.hit_and_run` in shadow under the candidate rules version (uk-2022-09-28).
+- `seat.hit_and_run` in shadow under the candidate rules version (uk-2022-09-28);
+- with `--with-model`, `chat.classifier` in shadow with a candidate model (policy `shadow.model_version`):
+  a second model instance, so every chat line is scored twice.
 The overhead per shadow detector is (shadow - none) / none against the 10 % target (issue 23).
 Two event mixes: the simulated room as it is (its chat is dense in planted offences: about a third
 of the lines give a classifier finding), and a low-offence mix, the same room without the chat
@@ -56,8 +58,9 @@ LATENESS = timedelta(seconds=30)
 Factory = Callable[[ChatClassifier], dict[str, Detector]]
 
 
-def configurations() -> dict[str, Factory]:
-    """Name -> detector set builder over the (cold) live model."""
+def configurations(second: ChatClassifier | None = None) -> dict[str, Factory]:
+    """Name -> detector set builder over the (cold) live model; `second`: a second model instance
+    for `chat.classifier` in shadow with a candidate model (scores every chat line again)."""
 
     def none(model: ChatClassifier) -> dict[str, Detector]:
         return build_detectors(rules=LIVE, classifier=model, chat_lateness=LATENESS)
@@ -69,7 +72,15 @@ def configurations() -> dict[str, Factory]:
                                       shadow_rules=rules, shadow_classifier=candidate)
         return build
 
+    def with_model(model: ChatClassifier) -> dict[str, Detector]:
+        assert second is not None
+        second.clear_cache()  # cold, like the live model
+        return build_with_shadows(rules=LIVE, classifier=model, chat_lateness=LATENESS, names=("chat.classifier",),
+                                  shadow_rules=LIVE, shadow_classifier=second)
+
+    models = {} if second is None else {"chat.classifier (candidate model)": with_model}
     return {
+        **models,
         "none": none,
         "chat.classifier (candidate thresholds)": shadow("chat.classifier", LIVE, THRESHOLDS),
         "chat.classifier (live thresholds)": shadow("chat.classifier", LIVE, None),
@@ -144,10 +155,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=20.0)
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--with-model", action="store_true",
+                        help="also chat.classifier in shadow with a second model (a second instance of the shipped "
+                             "artifact: the same cost as any candidate of its format, which scores every line again)")
     args = parser.parse_args(argv)
     events = list(demo_traffic(seed=args.seed, minutes=args.minutes, players=args.players))
     model = load_classifier()
-    configs = configurations()
+    configs = configurations(load_classifier() if args.with_model else None)
     mixes = {"simulated": events, "low-offence": low_offence(events, model)}
     run_once(events[:BATCH], model, configs["none"])  # warm the imports and code paths once
     report: dict[str, Any] = {}
@@ -164,9 +178,10 @@ def main(argv: list[str] | None = None) -> int:
         "target_overhead_pct": TARGET_PCT, "mixes": report,
         "load_average_at_end": list(os.getloadavg()), "cpu_count": os.cpu_count(),
     }
+    out = RESULTS.with_name("shadow_overhead_model.json") if args.with_model else RESULTS
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {RESULTS}")
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
     return 0
 
 

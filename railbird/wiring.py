@@ -6,17 +6,27 @@ import dataclasses
 import logging
 from collections.abc import Callable, Mapping
 from datetime import timedelta
+from pathlib import Path
 
 import httpx
 
 from api.policy.rules import PolicySettings, effective_rules, from_document, shadow_rules, shadow_thresholds
+from api.policy.shadow import ShadowSettings
 from pipeline.detector import Detector
 from pipeline.registry import build_detectors, build_pipeline
 from pipeline.rules import RULES_PRESETS, RulesConfig
 from pipeline.runner import Pipeline
 from pipeline.shadow import build_with_shadows
 from pipeline.text_model import TextClassifier
-from railbird.model_watch import ApiModelSource, ModelWatch, ServingModel, initial
+from railbird.model_watch import (
+    ApiModelSource,
+    ModelSource,
+    ModelUnavailableError,
+    ModelWatch,
+    ServingModel,
+    initial,
+    obtain,
+)
 from railbird.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -84,23 +94,36 @@ def make_pipeline(settings: Settings) -> Pipeline:
 
 
 def make_detector_factory(
-    settings: Settings, policy: PolicySettings | None = None
+    settings: Settings, policy: PolicySettings | None = None, shadow_model: Path | None = None
 ) -> Callable[[], dict[str, Detector]]:
     """Builds every detector with fresh state, as often as the streaming runtime needs (once per
-    lane and per owned partition); models must be loaded once, here, and shared by the instances."""
+    lane and per owned partition); models must be loaded once, here, and shared by the instances.
+    `shadow_model`: the verified file of the policy's candidate model (`shadow_model_file`), which
+    a policy naming one requires: shadow copies on the live model would be reported as the candidate's."""
     rules = rules_from(settings, policy)
     classifier = load_chat_classifier(settings, policy.category_thresholds if policy else None)
     lateness = chat_lateness(settings)
     if policy is None or not policy.shadow.enabled:
         return lambda: build_detectors(rules=rules, classifier=classifier, chat_lateness=lateness)
-    # Shadow copies (pipeline/shadow.py) share the live model: candidate thresholds are a view of it
-    # that fuses the live analysis again, so no message is scored twice (models/chat/shadow_view.py).
-    from models.chat.shadow_view import candidate_classifier
-
     names, candidate_rules = policy.shadow.detectors, shadow_rules(policy)
-    candidate = candidate_classifier(classifier, live_thresholds=policy.category_thresholds,
-                                     candidate=shadow_thresholds(policy))
-    log.info("shadow copies of %s", ", ".join(names), extra={"rules_version": candidate_rules.version})
+    candidate: TextClassifier
+    if policy.shadow.model_version is not None:
+        if shadow_model is None:
+            raise ValueError(f"the policy runs chat model version {policy.shadow.model_version} in shadow: "
+                             "pass its verified file (shadow_model_file)")
+        # A second model scores every chat message again: what promoting it would serve, with the
+        # policy's live overrides and the candidate thresholds on top (as a promotion would apply them).
+        candidate = load_chat_classifier(settings.model_copy(update={"chat_model_path": shadow_model}),
+                                         shadow_thresholds(policy))
+    else:
+        # Shadow copies share the live model: candidate thresholds are a view of it that fuses the
+        # live analysis again, so no message is scored twice (models/chat/shadow_view.py).
+        from models.chat.shadow_view import candidate_classifier
+
+        candidate = candidate_classifier(classifier, live_thresholds=policy.category_thresholds,
+                                         candidate=shadow_thresholds(policy))
+    log.info("shadow copies of %s", ", ".join(names), extra={"rules_version": candidate_rules.version,
+                                                           "shadow_model_version": policy.shadow.model_version})
     return lambda: build_with_shadows(rules=rules, classifier=classifier, chat_lateness=lateness, names=names,
                                       shadow_rules=candidate_rules, shadow_classifier=candidate)
 
@@ -121,6 +144,24 @@ def initial_model(settings: Settings) -> ServingModel:
 def make_model_watch(settings: Settings, current: ServingModel) -> ModelWatch:
     """Polls the promoted model as often as the policy (`policy_refresh_s`)."""
     return ModelWatch(model_source(settings), settings.resolved_cache_dir(), current, every_s=settings.policy_refresh_s)
+
+
+def shadow_model_file(settings: Settings, policy: PolicySettings | None,
+                      source: ModelSource | None = None) -> tuple[PolicySettings | None, Path | None]:
+    """(policy to run, verified file of its candidate model). The candidate is downloaded and checked
+    as a promoted model is (`railbird.model_watch.obtain`); one that cannot be had turns the shadow
+    part off for this run, with the reason in the log, rather than shadowing with the live model."""
+    version = None if policy is None else policy.shadow.model_version
+    if policy is None or version is None:
+        return policy, None
+    try:
+        model = obtain(source or model_source(settings), version=version,
+                       sha256=policy.shadow.model_sha256 or "", cache_dir=settings.resolved_cache_dir())
+    except ModelUnavailableError as exc:
+        log.error("chat model version %d cannot run in shadow (%s): no shadow copies until the policy changes",
+                  version, exc)
+        return dataclasses.replace(policy, shadow=ShadowSettings()), None
+    return policy, model.path
 
 
 def with_model(settings: Settings, model: ServingModel) -> Settings:

@@ -64,6 +64,7 @@ def form_to_update(form: dict[str, str]) -> dict[str, Any]:
             "category_thresholds": {k.removeprefix("shadow_threshold_"): v for k, v in form.items()
                                     if k.startswith("shadow_threshold_") and v.strip()},
             "rules_version": form.get("shadow_rules_version") or None,
+            "model_version": form.get("shadow_model_version", "").strip() or None,
         },
         # Likewise the audit part (empty inputs: off, and the default near score).
         "audit": {k: v for k in ("rate", "near_rate", "near_score") if (v := form.get(f"audit_{k}", "").strip())},

@@ -271,6 +271,12 @@ def _switch(session: Session, *, to: int, previous: ModelPromotion | None, actio
     return after
 
 
+def current_version(session: Session) -> int:
+    """The version in force (0: the shipped artifact), without hashing the shipped file."""
+    row = _current(session)
+    return SHIPPED if row is None else row.version
+
+
 def _current(session: Session) -> ModelPromotion | None:
     return session.scalar(select(ModelPromotion).order_by(ModelPromotion.seq.desc()).limit(1))
 

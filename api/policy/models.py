@@ -26,6 +26,9 @@ class PolicyRevision(Base):
     """Detectors with a shadow copy (api.policy.shadow); NULL in rows older than shadow mode: none."""
     shadow_category_thresholds: Mapped[dict[str, float] | None] = mapped_column(JsonColumn, nullable=True)
     shadow_rules_version: Mapped[str | None] = mapped_column(String(64))
+    shadow_model_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Registered chat model the shadow copies run with (NULL: the live model)."""
+    shadow_model_sha256: Mapped[str | None] = mapped_column(String(64), nullable=True)
     audit_sampling: Mapped[dict[str, float] | None] = mapped_column(JsonColumn, nullable=True)
     """Audit sampling of unflagged chat (api.policy.rules.AuditSampling); NULL in older rows: off."""
     changed_by: Mapped[str] = mapped_column(String(64))

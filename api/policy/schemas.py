@@ -31,6 +31,10 @@ class ShadowPublic(Public):
     """Candidate chat thresholds over the live overrides."""
     rules_version: str | None
     """Candidate house-rules version (None: the live one)."""
+    model_version: int | None = None
+    """Registered chat model the shadow copies score chat with (None: the model in force)."""
+    model_sha256: str | None = None
+    """That version's digest: the consumers verify the download against it."""
     since: datetime | None = None
     """When this shadow configuration took effect (the first revision of the run that has it)."""
 
@@ -42,6 +46,8 @@ class ShadowUpdate(Body):
     category_thresholds: dict[str, float] = Field(default_factory=dict)
     """Checked against the categories and bounds of `category_thresholds` (422 with the reason)."""
     rules_version: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    model_version: Annotated[int, Field(ge=1)] | None = None
+    """A registered chat model version to run in shadow (its sha256 is pinned from the registry)."""
 
 
 class AuditPublic(Public):

@@ -50,7 +50,25 @@ def shadow_of(row: PolicyRevision) -> ShadowSettings:
     """A revision's shadow part (revisions from before shadow mode have none: off)."""
     return ShadowSettings(detectors=tuple(row.shadow_detectors or ()),
                           category_thresholds=dict(row.shadow_category_thresholds or {}),
-                          rules_version=row.shadow_rules_version)
+                          rules_version=row.shadow_rules_version, model_version=row.shadow_model_version,
+                          model_sha256=row.shadow_model_sha256)
+
+
+def pin_shadow_model(session: Session, shadow: ShadowSettings) -> ShadowSettings:
+    """The shadow part with its candidate model pinned to the registered version's sha256; 422 with
+    the reason for an unknown version or the one in force (it would compare the model with itself)."""
+    if shadow.model_version is None:
+        return replace(shadow, model_sha256=None)
+    from api.models_registry.models import ModelVersion  # the registry is another feature's tables
+    from api.models_registry.service import current_version
+
+    row = session.get(ModelVersion, shadow.model_version)
+    if row is None:
+        raise InvalidError(f"shadow.model_version: no model version {shadow.model_version} in the registry")
+    if current_version(session) == row.version:
+        raise InvalidError(f"shadow.model_version: version {row.version} is the model in force; "
+                           "shadow a candidate against it")
+    return replace(shadow, model_sha256=row.sha256)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +103,7 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
         auto_mute_minutes=None if change.reset_auto_mute else (change.auto_mute_minutes or before.auto_mute_minutes),
         category_thresholds=before.category_thresholds if change.category_thresholds is None
         else dict(sorted(change.category_thresholds.items())),
-        shadow=before.shadow if change.shadow is None else change.shadow,
+        shadow=before.shadow if change.shadow is None else pin_shadow_model(session, change.shadow),
         audit=before.audit if change.audit is None else change.audit,
     )
     if bad := problems(after):
@@ -100,6 +118,7 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
         shadow_detectors=list(after.shadow.detectors),
         shadow_category_thresholds=dict(after.shadow.category_thresholds),
         shadow_rules_version=after.shadow.rules_version,
+        shadow_model_version=after.shadow.model_version, shadow_model_sha256=after.shadow.model_sha256,
         audit_sampling=audit_document(after.audit),
     ))
     try:

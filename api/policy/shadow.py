@@ -5,7 +5,9 @@ events as the live one with the candidate configuration (the live policy with th
 category thresholds and rules version on top) and its findings are stored apart, in
 `shadow_findings`: they never open a case, propose or apply a sanction, or emit an enforcement
 event. The candidate changes only what a detector is told: the same code with the same inputs
-gives the same finding ids, so live and shadow compare finding by finding.
+gives the same finding ids, so live and shadow compare finding by finding. A candidate model
+(`model_version`, a registered version pinned by its sha256) is what a promotion would serve: the
+consumers download and verify it as they do a promoted one, and the shadow copies score chat with it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ class ShadowSettings:
     """Candidate chat thresholds, over the live overrides (missing: the live value)."""
     rules_version: str | None = None
     """Candidate house-rules preset (None: the live one)."""
+    model_version: int | None = None
+    """A registered chat model the shadow copies run with instead of the one in force (None: the live
+    model); pinned by `model_sha256`, which the API fills in from the registry when it is set."""
+    model_sha256: str | None = None
 
     @property
     def enabled(self) -> bool:
@@ -62,9 +68,16 @@ def shadow_problems(shadow: ShadowSettings) -> list[str]:
         unknown = [d for d in shadow.detectors if d not in known]
         if unknown:
             out.append(f"shadow.detectors: unknown detector(s) {unknown}; one of {list(known)}")
-    elif shadow.category_thresholds or shadow.rules_version is not None:
+    elif shadow.category_thresholds or shadow.rules_version is not None or shadow.model_version is not None:
         # A candidate nothing runs would silently measure nothing.
-        out.append("shadow.detectors: name the detectors to run with the candidate thresholds or rules version")
+        out.append("shadow.detectors: name the detectors to run with the candidate thresholds, rules version or model")
+    if shadow.model_version is not None:
+        if shadow.model_version < 1:
+            out.append("shadow.model_version must be a registered version (1 or more)")
+        if shadow.model_sha256 is None or len(shadow.model_sha256) != 64:
+            out.append("shadow.model_sha256: the model version's sha256 is missing")
+        if shadow.detectors and not any(d.startswith("chat.") for d in shadow.detectors):
+            out.append("shadow.detectors: a candidate model needs a chat detector in shadow (it scores chat only)")
     return out
 
 
@@ -76,7 +89,8 @@ def candidate_thresholds(live: Mapping[str, float], shadow: ShadowSettings) -> d
 def shadow_document(shadow: ShadowSettings) -> dict[str, Any]:
     """The JSON form (`GET /v1/policy`'s `shadow`, the audit payload)."""
     return {"detectors": list(shadow.detectors), "category_thresholds": dict(shadow.category_thresholds),
-            "rules_version": shadow.rules_version}
+            "rules_version": shadow.rules_version, "model_version": shadow.model_version,
+            "model_sha256": shadow.model_sha256}
 
 
 def shadow_from_document(doc: Mapping[str, Any]) -> ShadowSettings:
@@ -85,8 +99,11 @@ def shadow_from_document(doc: Mapping[str, Any]) -> ShadowSettings:
     if isinstance(detectors, str) or not isinstance(detectors, list | tuple):
         raise TypeError("shadow.detectors must be a list of names")
     version = doc.get("rules_version")
+    model, sha = doc.get("model_version"), doc.get("model_sha256")
     return ShadowSettings(
         detectors=tuple(sorted(str(d) for d in detectors)),
         category_thresholds={str(k): float(v) for k, v in dict(doc.get("category_thresholds") or {}).items()},
         rules_version=None if version is None else str(version),
+        model_version=None if model is None else int(model),
+        model_sha256=None if sha is None else str(sha),
     )

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         make_detector_factory,
         make_model_watch,
         rules_from,
+        shadow_model_file,
         with_model,
     )
 
@@ -89,7 +90,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     model = initial_model(settings)
     while True:
         revision, policy = fetched if fetched else (0, None)
-        factory = only(make_detector_factory(with_model(settings, model), policy), settings.consumer_detectors)
+        policy, shadow_model = shadow_model_file(settings, policy)
+        factory = only(make_detector_factory(with_model(settings, model), policy, shadow_model),
+                       settings.consumer_detectors)
         watch = PolicyWatch(lambda: fetch_policy(settings), revision=revision, every_s=settings.policy_refresh_s)
         models = make_model_watch(settings, model)
         log.info("enforcement policy revision %d, chat model version %d", revision, model.version,

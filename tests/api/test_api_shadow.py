@@ -45,7 +45,7 @@ def count(engine, model) -> int:  # type: ignore[no-untyped-def]
 def test_shadow_part_is_revisioned_audited_and_reaches_the_consumers(client, users, clock):
     body = enable(client, users, clock)
     assert body["revision"] == 1
-    assert body["shadow"] == {**SHADOW, "since": body["shadow"]["since"]}
+    assert body["shadow"] == {**SHADOW, "model_version": None, "model_sha256": None, "since": body["shadow"]["since"]}
     seen = client.get("/v1/policy", headers=SVC).json()
     policy = from_document(seen)
     assert policy.shadow.detectors == ("chat.banned_words", "seat.hit_and_run")

@@ -146,7 +146,8 @@ def test_consume_rebuilds_the_lanes_with_the_new_model(monkeypatch: pytest.Monke
     built: list[Path | None] = []
     calls: list[int] = []
 
-    def factory(settings: Settings, policy: object) -> object:
+    def factory(settings: Settings, policy: object, shadow_model: Path | None) -> object:
+        assert shadow_model is None  # no policy, so no candidate model in shadow
         built.append(settings.chat_model_path)
         return dict
 
