@@ -20,6 +20,17 @@ candidates replace the live detectors; with the live configuration they equal th
 (`SharedClassifierFindings`). The candidate thresholds change the verdict of few messages; where
 the verdict is the same, the second of the two to see the message takes the first one's findings
 (before the tap adds the prior offences of its own ledger) instead of fusing and building them again.
+
+A share below 1 (`share`): the shadow copies see only the events of a stable, hash-chosen part of
+the players, so their CPU cost scales with the share (a candidate model costs about half the chat
+path on new text; at a share of 0.2 about a tenth). The unit is the player an event is by (speaker,
+seated player, reporter; an event with none, such as a hand, by the detector's key), chosen by
+`crc32(player) / 2**32 < share`: the same in every process, partition and restart, so a sampled
+player stays sampled and all of that player's messages are seen. For the detectors whose state is
+one player's (`PER_PLAYER`), a sampled player's shadow findings are then exactly those of a
+full-share run; detectors that combine several players' events (a table's agreement, coordinated
+reports) would miss what unsampled partners say, so the policy allows a share below 1 only for
+`PER_PLAYER` detectors (api/policy/shadow.py).
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from pipeline.contracts import Event
+from pipeline.contracts import ChatMessage, Event, SeatActivity, SnapCamReport
 from pipeline.detector import (
     CountingDetector,
     Detector,
@@ -45,6 +56,8 @@ from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffen
 from pipeline.findings import Finding
 from pipeline.registry import build_detectors
 from pipeline.rules import RulesConfig
+from pipeline.shadow_sample import PER_PLAYER as PER_PLAYER  # re-exported
+from pipeline.shadow_sample import in_share
 from pipeline.shadow_shared import SharedClassifierFindings as SharedClassifierFindings  # re-exported
 from pipeline.shadow_shared import share_classifier_findings
 from pipeline.shadow_tap import tapped_shadow
@@ -61,6 +74,20 @@ def shadow_name(name: str) -> str:
 def live_name(name: str) -> str:
     """The live detector a registered name belongs to (itself when it is no shadow copy)."""
     return name.removeprefix(PREFIX)
+
+
+def _actor(event: Event) -> str | None:
+    """The player an event is by (speaker, seated player, reporter); None for a hand."""
+    if isinstance(event, ChatMessage | SeatActivity):
+        return event.player_id
+    if isinstance(event, SnapCamReport):
+        return event.reporter_id
+    return None
+
+
+def sampling_unit(event: Event, key: str) -> str:
+    """What decides whether a shadow copy sees `event`: its player, else the detector's `key`."""
+    return _actor(event) or key
 
 
 class ShadowStore:
@@ -91,10 +118,22 @@ class ShadowStore:
 class ShadowDetector:
     """A shadow copy of a detector (see the module docstring)."""
 
-    def __init__(self, inner: Detector, *, rules: RulesConfig) -> None:
+    def __init__(self, inner: Detector, *, rules: RulesConfig, share: float = 1.0) -> None:
+        if not 0.0 < share <= 1.0:
+            raise ValueError(f"a shadow share is in (0, 1], not {share}")
         self._inner = inner
         self._name = shadow_name(inner.name)
         self._rules = rules
+        self._share = share
+
+    @property
+    def share(self) -> float:
+        """The part of the room this copy sees (1: every event)."""
+        return self._share
+
+    def sees(self, event: Event) -> bool:
+        """Whether the event is in this copy's share of the room."""
+        return self._share >= 1.0 or in_share(sampling_unit(event, self._inner.key(event)), self._share)
 
     @property
     def inner(self) -> Detector:
@@ -133,10 +172,12 @@ class ShadowDetector:
     def prefetch(self, events: Sequence[Event]) -> None:
         """The wrapped detector's prefetch, if it has one."""
         if isinstance(self._inner, PrefetchingDetector):
-            self._inner.prefetch(events)
+            self._inner.prefetch(events if self._share >= 1.0 else [e for e in events if self.sees(e)])
 
     def process(self, event: Event) -> Sequence[Finding]:
-        """The wrapped detector's findings, marked shadow."""
+        """The wrapped detector's findings, marked shadow (none outside its share)."""
+        if not self.sees(event):
+            return ()
         return _marked(self._inner.process(event))
 
     def flush(self) -> Sequence[Finding]:
@@ -151,14 +192,17 @@ class ShadowDetector:
 class DurableShadowDetector(ShadowDetector):
     """A shadow copy of a detector with durable state, kept under the shadow store's name."""
 
-    def __init__(self, inner: DurableDetector, *, rules: RulesConfig, store: ShadowStore) -> None:
-        super().__init__(inner, rules=rules)
+    def __init__(self, inner: DurableDetector, *, rules: RulesConfig, store: ShadowStore,
+                 share: float = 1.0) -> None:
+        super().__init__(inner, rules=rules, share=share)
         self._store = store
         self._overlay = inner.durable if isinstance(inner.durable, OverlayLedger) else None
         self._tap = inner if type(inner) is LedgerTap else None
 
     def process(self, event: Event) -> Sequence[Finding]:
         """As `ShadowDetector.process`; an overlay ledger merges a player's offences once per call."""
+        if not self.sees(event):
+            return ()
         overlay = self._overlay
         if overlay is None:
             return self._process(event)
@@ -170,7 +214,7 @@ class DurableShadowDetector(ShadowDetector):
 
     def _process(self, event: Event) -> Sequence[Finding]:
         tap = self._tap
-        return super().process(event) if tap is None else tapped_shadow(tap, event)
+        return _marked(self._inner.process(event)) if tap is None else tapped_shadow(tap, event)
 
     @property
     def durable(self) -> ShadowStore:
@@ -250,10 +294,10 @@ def live_ledger(detectors: Mapping[str, Detector]) -> OffenceLedger | None:
 
 
 def with_shadows(live: Mapping[str, Detector], candidates: Mapping[str, Detector], *, names: Sequence[str],
-                 rules: RulesConfig) -> dict[str, Detector]:
+                 rules: RulesConfig, share: float = 1.0) -> dict[str, Detector]:
     """The live set with shadow copies of `names` taken from `candidates` (a detector set built with
     the candidate configuration), in the candidates' order (the ladder after the taps it counts).
-    Candidates sharing a store share one renamed store.
+    Candidates sharing a store share one renamed store; `share`: the part of the room they see.
 
     The copies come BEFORE the live detectors: when a shadow tap reads the offence ledger, the live
     ledger holds exactly the offences of earlier messages, as a live tap sees it (the ledger keeps
@@ -274,16 +318,16 @@ def with_shadows(live: Mapping[str, Detector], candidates: Mapping[str, Detector
         copy: ShadowDetector
         if isinstance(detector, DurableDetector):
             store = stores.setdefault(id(detector.durable), ShadowStore(detector.durable))
-            copy = DurableShadowDetector(detector, rules=rules, store=store)
+            copy = DurableShadowDetector(detector, rules=rules, store=store, share=share)
         else:
-            copy = ShadowDetector(detector, rules=rules)
+            copy = ShadowDetector(detector, rules=rules, share=share)
         (after if isinstance(detector, RepeatOffenderDetector) else out)[copy.name] = copy
     return {**out, **live, **after}
 
 
 def build_with_shadows(
     *, rules: RulesConfig, classifier: TextClassifier | None, chat_lateness: timedelta, names: Sequence[str],
-    shadow_rules: RulesConfig, shadow_classifier: TextClassifier | None,
+    shadow_rules: RulesConfig, shadow_classifier: TextClassifier | None, share: float = 1.0,
 ) -> dict[str, Detector]:
     """Every live detector (fresh state) and shadow copies of `names` built with the candidate rules
     and classifier; the copies' offence ledger overlays the live one (see `OverlayLedger`)."""
@@ -300,4 +344,4 @@ def build_with_shadows(
                                  chat_ledger=overlay, chat_lexicon=lexicon)
     if "chat.classifier" in names:
         share_classifier_findings(live, candidates)
-    return with_shadows(live, candidates, names=names, rules=shadow_rules)
+    return with_shadows(live, candidates, names=names, rules=shadow_rules, share=share)

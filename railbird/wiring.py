@@ -125,7 +125,8 @@ def make_detector_factory(
     log.info("shadow copies of %s", ", ".join(names), extra={"rules_version": candidate_rules.version,
                                                            "shadow_model_version": policy.shadow.model_version})
     return lambda: build_with_shadows(rules=rules, classifier=classifier, chat_lateness=lateness, names=names,
-                                      shadow_rules=candidate_rules, shadow_classifier=candidate)
+                                      shadow_rules=candidate_rules, shadow_classifier=candidate,
+                                      share=policy.shadow.share)
 
 
 def model_source(settings: Settings) -> ApiModelSource:

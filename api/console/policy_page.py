@@ -65,6 +65,7 @@ def form_to_update(form: dict[str, str]) -> dict[str, Any]:
                                     if k.startswith("shadow_threshold_") and v.strip()},
             "rules_version": form.get("shadow_rules_version") or None,
             "model_version": form.get("shadow_model_version", "").strip() or None,
+            "share": form.get("shadow_share", "").strip() or 1.0,
         },
         # Likewise the audit part (empty inputs: off, and the default near score).
         "audit": {k: v for k in ("rate", "near_rate", "near_score") if (v := form.get(f"audit_{k}", "").strip())},

@@ -29,6 +29,8 @@ class PolicyRevision(Base):
     shadow_model_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Registered chat model the shadow copies run with (NULL: the live model)."""
     shadow_model_sha256: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    shadow_share: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Part of the room the shadow copies see (NULL in rows older than the share: all of it)."""
     audit_sampling: Mapped[dict[str, float] | None] = mapped_column(JsonColumn, nullable=True)
     """Audit sampling of unflagged chat (api.policy.rules.AuditSampling); NULL in older rows: off."""
     changed_by: Mapped[str] = mapped_column(String(64))

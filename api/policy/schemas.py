@@ -35,6 +35,8 @@ class ShadowPublic(Public):
     """Registered chat model the shadow copies score chat with (None: the model in force)."""
     model_sha256: str | None = None
     """That version's digest: the consumers verify the download against it."""
+    share: float = 1.0
+    """Part of the room (players, tables; chosen by a stable hash) the shadow copies see."""
     since: datetime | None = None
     """When this shadow configuration took effect (the first revision of the run that has it)."""
 
@@ -48,6 +50,9 @@ class ShadowUpdate(Body):
     rules_version: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     model_version: Annotated[int, Field(ge=1)] | None = None
     """A registered chat model version to run in shadow (its sha256 is pinned from the registry)."""
+    share: Annotated[float, Field(gt=0.0, le=1.0)] = 1.0
+    """Part of the room the shadow copies see: 1 all of it; below 1 a stable hash-chosen part of
+    the players and tables, so the copies cost that much less CPU."""
 
 
 class AuditPublic(Public):

@@ -51,7 +51,8 @@ def shadow_of(row: PolicyRevision) -> ShadowSettings:
     return ShadowSettings(detectors=tuple(row.shadow_detectors or ()),
                           category_thresholds=dict(row.shadow_category_thresholds or {}),
                           rules_version=row.shadow_rules_version, model_version=row.shadow_model_version,
-                          model_sha256=row.shadow_model_sha256)
+                          model_sha256=row.shadow_model_sha256,
+                          share=1.0 if row.shadow_share is None else row.shadow_share)
 
 
 def pin_shadow_model(session: Session, shadow: ShadowSettings) -> ShadowSettings:
@@ -119,6 +120,7 @@ def change(session: Session, *, change: PolicyChange, expected_revision: int | N
         shadow_category_thresholds=dict(after.shadow.category_thresholds),
         shadow_rules_version=after.shadow.rules_version,
         shadow_model_version=after.shadow.model_version, shadow_model_sha256=after.shadow.model_sha256,
+        shadow_share=after.shadow.share,
         audit_sampling=audit_document(after.audit),
     ))
     try:

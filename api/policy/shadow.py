@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.rules import RULES_PRESETS
+from pipeline.shadow_sample import PER_PLAYER
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,9 @@ class ShadowSettings:
     """A registered chat model the shadow copies run with instead of the one in force (None: the live
     model); pinned by `model_sha256`, which the API fills in from the registry when it is set."""
     model_sha256: str | None = None
+    share: float = 1.0
+    """The part of the room the shadow copies see, chosen by a stable hash of each copy's player or
+    table (`pipeline.shadow.in_share`): 1 sees every event; a candidate model at 0.2 costs a fifth."""
 
     @property
     def enabled(self) -> bool:
@@ -71,6 +75,14 @@ def shadow_problems(shadow: ShadowSettings) -> list[str]:
     elif shadow.category_thresholds or shadow.rules_version is not None or shadow.model_version is not None:
         # A candidate nothing runs would silently measure nothing.
         out.append("shadow.detectors: name the detectors to run with the candidate thresholds, rules version or model")
+    if not 0.0 < shadow.share <= 1.0:
+        out.append(f"shadow.share must be above 0 and at most 1, not {shadow.share}")
+    elif shadow.share < 1.0:
+        combined = [d for d in shadow.detectors if d not in PER_PLAYER]
+        if combined:
+            out.append(f"shadow.share below 1 samples players, and {combined} combine several players' events "
+                       f"(a sampled copy would miss what unsampled partners do): use share 1, or only "
+                       f"{sorted(PER_PLAYER)}")
     if shadow.model_version is not None:
         if shadow.model_version < 1:
             out.append("shadow.model_version must be a registered version (1 or more)")
@@ -90,7 +102,7 @@ def shadow_document(shadow: ShadowSettings) -> dict[str, Any]:
     """The JSON form (`GET /v1/policy`'s `shadow`, the audit payload)."""
     return {"detectors": list(shadow.detectors), "category_thresholds": dict(shadow.category_thresholds),
             "rules_version": shadow.rules_version, "model_version": shadow.model_version,
-            "model_sha256": shadow.model_sha256}
+            "model_sha256": shadow.model_sha256, "share": shadow.share}
 
 
 def shadow_from_document(doc: Mapping[str, Any]) -> ShadowSettings:
@@ -106,4 +118,5 @@ def shadow_from_document(doc: Mapping[str, Any]) -> ShadowSettings:
         rules_version=None if version is None else str(version),
         model_version=None if model is None else int(model),
         model_sha256=None if sha is None else str(sha),
+        share=float(doc.get("share", 1.0)),
     )

@@ -58,7 +58,8 @@ def shadow_change(body: ShadowUpdate | None) -> ShadowSettings | None:
         return None
     return ShadowSettings(detectors=tuple(sorted(body.detectors)),
                           category_thresholds=dict(sorted(body.category_thresholds.items())),
-                          rules_version=body.rules_version, model_version=body.model_version)
+                          rules_version=body.rules_version, model_version=body.model_version,
+                          share=body.share)
 
 
 def audit_change(body: AuditUpdate | None) -> AuditSampling | None:

@@ -18,6 +18,7 @@ from api.policy.service import ActivePolicy, shadow_of
 from api.shadow.models import ShadowFindingRow
 from api.upsert import insert_many_ignore
 from pipeline.findings import Finding
+from pipeline.shadow_sample import in_share
 
 EXAMPLES = 3
 """Examples per kind (agreeing, extra, missing) in a comparison."""
@@ -111,14 +112,16 @@ class DetectorComparison:
 
 
 def compare(session: Session, *, detectors: list[str], start: datetime | None, end: datetime | None,
-            examples: int = EXAMPLES) -> list[DetectorComparison]:
+            examples: int = EXAMPLES, share: float = 1.0) -> list[DetectorComparison]:
     """Per detector: agreeing, extra and missing findings in [start, end), with a few examples each.
-    Three counts and three short example queries per detector, on the (detector, ts) indexes."""
-    return [_compare(session, name, start, end, examples) for name in detectors]
+    Three counts and three short example queries per detector, on the (detector, ts) indexes.
+    `share` below 1: the shadow copies saw only the sampled players, so a live finding is missing
+    only when its player is one of them (`pipeline.shadow.in_share`, the consumers' own choice)."""
+    return [_compare(session, name, start, end, examples, share) for name in detectors]
 
 
 def _compare(session: Session, name: str, start: datetime | None, end: datetime | None,
-             examples: int) -> DetectorComparison:
+             examples: int, share: float) -> DetectorComparison:
     s, f = ShadowFindingRow, FindingRow
     live_has = exists().where(f.finding_id == s.finding_id)
     shadow_has = exists().where(s.finding_id == f.finding_id)
@@ -127,8 +130,24 @@ def _compare(session: Session, name: str, start: datetime | None, end: datetime 
     out = DetectorComparison(detector=name)
     out.agreeing, out.examples["agreeing"] = _kind(session, s, and_(shadow_in, live_has), examples)
     out.extra, out.examples["extra"] = _kind(session, s, and_(shadow_in, ~live_has), examples)
-    out.missing, out.examples["missing"] = _kind(session, f, and_(live_in, ~shadow_has), examples)
+    if share >= 1.0:
+        out.missing, out.examples["missing"] = _kind(session, f, and_(live_in, ~shadow_has), examples)
+    else:
+        out.missing, out.examples["missing"] = _sampled_missing(session, and_(live_in, ~shadow_has), examples, share)
     return out
+
+
+def _sampled_missing(session: Session, where: ColumnElement[bool], examples: int,
+                     share: float) -> tuple[int, list[Example]]:
+    """Live-only findings of the sampled players: read and chosen here, since the choice is a hash
+    of the player the database cannot compute (the rows are those of one period and detector)."""
+    f = FindingRow
+    rows = session.execute(
+        select(f.finding_id, f.ts, f.category, f.score, f.subject_id, f.summary)
+        .where(where).order_by(f.ts.desc(), f.finding_id)
+    ).all()
+    kept = [Example(*row) for row in rows if in_share(row.subject_id, share)]
+    return len(kept), kept[:examples]
 
 
 def _kind(session: Session, model: type[ShadowFindingRow] | type[FindingRow], where: ColumnElement[bool],

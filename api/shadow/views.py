@@ -44,7 +44,7 @@ def comparison(session: Session, *, rules_version: str, detectors: list[str] | N
     names = list(dict.fromkeys(detectors or shadow.detectors or service.detectors_seen(session)))
     if start is None:
         start = service.since(session, active)
-    rows = service.compare(session, detectors=names, start=start, end=end)
+    rows = service.compare(session, detectors=names, start=start, end=end, share=shadow.share)
     return ComparisonPublic(start=start, end=end, shadow_enabled=shadow.enabled, detectors=[
         DetectorComparisonPublic.model_validate(r, from_attributes=True) for r in rows])
 

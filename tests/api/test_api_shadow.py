@@ -45,7 +45,8 @@ def count(engine, model) -> int:  # type: ignore[no-untyped-def]
 def test_shadow_part_is_revisioned_audited_and_reaches_the_consumers(client, users, clock):
     body = enable(client, users, clock)
     assert body["revision"] == 1
-    assert body["shadow"] == {**SHADOW, "model_version": None, "model_sha256": None, "since": body["shadow"]["since"]}
+    assert body["shadow"] == {**SHADOW, "model_version": None, "model_sha256": None, "share": 1.0,
+                              "since": body["shadow"]["since"]}
     seen = client.get("/v1/policy", headers=SVC).json()
     policy = from_document(seen)
     assert policy.shadow.detectors == ("chat.banned_words", "seat.hit_and_run")
@@ -75,6 +76,9 @@ def test_shadow_part_is_revisioned_audited_and_reaches_the_consumers(client, use
     ({"detectors": ["chat.classifier", "chat.classifier"]}, "twice"),
     ({"detectors": ["chat.classifier"], "colour": "red"}, ""),
     ({"detectors": "chat.classifier"}, ""),
+    ({"detectors": ["chat.classifier"], "share": 0}, "share"),
+    ({"detectors": ["chat.classifier"], "share": 1.5}, "share"),
+    ({"detectors": ["chat.classifier", "chat.collusion_parties"], "share": 0.2}, "combine several players"),
 ])
 def test_bad_shadow_config_is_refused_with_the_reason(client, users, shadow, reason):
     adm = users.headers("admin")
@@ -149,6 +153,27 @@ def test_comparison_counts_agreeing_extra_and_missing_with_examples(client, user
     assert (only["agreeing"], only["extra"], only["missing"]) == (1, 1, 0)
 
 
+def test_comparison_on_a_share_counts_only_the_sampled_players_live_findings(client, users, clock):
+    from pipeline.shadow_sample import in_share
+
+    share = 0.5
+    players = [f"p-{i}" for i in range(40)]
+    inside = [p for p in players if in_share(p, share)][:2]
+    outside = [p for p in players if not in_share(p, share)][:2]
+    assert len(inside) == len(outside) == 2
+    body = enable(client, users, clock, shadow={"detectors": ["chat.banned_words"], "share": share})
+    assert body["shadow"]["share"] == share
+    live = [chat_finding(n, player=p) for n, p in enumerate(inside + outside)]
+    client.post("/v1/findings/batch", headers=SVC, json=batch(*live))
+    client.post("/v1/findings/batch", headers=SVC, json=batch(shadowed(0, player=inside[0])))
+    (words,) = client.get("/v1/shadow/comparison", headers=users.headers("analyst")).json()["detectors"]
+    # The unsampled players' live findings were never shown to the copy: not "missing".
+    assert (words["agreeing"], words["extra"], words["missing"]) == (1, 0, 1)
+    assert [e["finding_id"] for e in words["examples"]["missing"]] == [live[1].finding_id]
+    login_console(client, users, role="analyst", name="an_share")
+    assert "on 50 % of the room" in client.get("/console/shadow").text
+
+
 @pytest.mark.parametrize("role", ["analyst", "moderator", "senior", "admin"])
 def test_console_shadow_page_and_dashboard_for_every_reviewing_role(client, users, clock, role):
     enable(client, users, clock)
@@ -178,11 +203,12 @@ def test_admin_sets_and_clears_shadow_mode_on_the_policy_page(client, users):
     r = client.post("/console/admin/policy", data={
         "csrf": csrf, "expected_revision": "0", "rules_version": "id-vi-2022-09-28", "auto_mute_enabled": "on",
         "shadow_detector_chat.classifier": "on", "shadow_threshold_insult": "0.9",
-        "shadow_rules_version": "uk-2022-09-28", "reason": "trial"}, follow_redirects=True)
+        "shadow_rules_version": "uk-2022-09-28", "shadow_share": "0.25", "reason": "trial"}, follow_redirects=True)
     assert "Policy changed" in r.text, r.text
     shadow = client.get("/v1/policy", headers=SVC).json()["shadow"]
-    assert (shadow["detectors"], shadow["category_thresholds"], shadow["rules_version"]) == \
-        (["chat.classifier"], {"insult": 0.9}, "uk-2022-09-28")
+    assert (shadow["detectors"], shadow["category_thresholds"], shadow["rules_version"], shadow["share"]) == \
+        (["chat.classifier"], {"insult": 0.9}, "uk-2022-09-28", 0.25)
+    assert 'name="shadow_share" inputmode="decimal" maxlength="8" value="0.25"' in client.get("/console/admin/policy").text
     assert 'name="shadow_detector_chat.classifier" checked' in client.get("/console/admin/policy").text
     bad = client.post("/console/admin/policy", data={
         "csrf": csrf, "expected_revision": "1", "rules_version": "id-vi-2022-09-28", "auto_mute_enabled": "on",
