@@ -11,35 +11,47 @@ run; CPU time of this process (time.process_time), median of runs, one core. Con
 - `chat.classifier` in shadow with the live thresholds (the shared verdict cache serves both);
 - `seat.hit_and_run` in shadow under the candidate rules version (uk-2022-09-28);
 - with `--with-model`, `chat.classifier` in shadow with a candidate model (policy `shadow.model_version`):
-  a second model instance, so every chat line is scored twice.
+  a second model instance, so every chat line is scored twice;
+- with `--share S`, the chat configurations again with the copies on a share S of the players
+  (policy `shadow.share`, pipeline/shadow.py "A share below 1").
 The overhead per shadow detector is (shadow - none) / none against the 10 % target (issue 23).
 Two event mixes: the simulated room as it is (its chat is dense in planted offences: about a third
 of the lines give a classifier finding), and a low-offence mix, the same room without the chat
 lines any live detector flags (its clean chat, SnapCam, seat and hand traffic), because a shadow
-copy's cost beyond the model grows with the findings it builds.
-Writes bench/results/shadow_overhead.json.
+copy's cost beyond the model grows with the findings it builds. With `--new-text`, a third mix:
+the room with every chat line's text replaced by a distinct line of the independent dev set (the
+simulator repeats its lines, so the model's per-text memo hides most of a second model's cost).
+Writes bench/results/shadow_overhead.json (`--with-model`: shadow_overhead_model.json; `--share`:
+shadow_overhead_share.json).
 
     .venv/bin/python -m bench.shadow_overhead [--runs 5] [--minutes 20] [--players 100]
+        [--with-model] [--share 0.2] [--new-text]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
 import platform
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from bench import _callgrind
 from models.chat import load_classifier
 from models.chat.classifier import ChatClassifier
 from models.chat.shadow_view import ThresholdView
-from pipeline.contracts import Event
+from pipeline.contracts import ChatMessage, Event
 from pipeline.detector import Detector, PrefetchingDetector
 from pipeline.registry import build_detectors
 from pipeline.rules import RULES_PRESETS
@@ -48,6 +60,7 @@ from pipeline.shadow import build_with_shadows
 from simulator import demo_traffic
 
 RESULTS = Path(__file__).resolve().parent / "results" / "shadow_overhead.json"
+DEV = Path(__file__).resolve().parent.parent / "models" / "chat" / "evalsets" / "independent" / "dev"
 TARGET_PCT = 10.0
 BATCH = 500
 LIVE = RULES_PRESETS["id-vi-2022-09-28"]
@@ -58,27 +71,36 @@ LATENESS = timedelta(seconds=30)
 Factory = Callable[[ChatClassifier], dict[str, Detector]]
 
 
-def configurations(second: ChatClassifier | None = None) -> dict[str, Factory]:
+def configurations(second: ChatClassifier | None = None, share: float | None = None) -> dict[str, Factory]:
     """Name -> detector set builder over the (cold) live model; `second`: a second model instance
-    for `chat.classifier` in shadow with a candidate model (scores every chat line again)."""
+    for `chat.classifier` in shadow with a candidate model (scores every chat line again); `share`:
+    the chat configurations also on that share of the players."""
 
     def none(model: ChatClassifier) -> dict[str, Detector]:
         return build_detectors(rules=LIVE, classifier=model, chat_lateness=LATENESS)
 
-    def shadow(name: str, rules: Any, thresholds: dict[str, float] | None) -> Factory:
+    def shadow(name: str, rules: Any, thresholds: dict[str, float] | None, part: float = 1.0) -> Factory:
         def build(model: ChatClassifier) -> dict[str, Detector]:
             candidate = ThresholdView(model, thresholds) if thresholds else model
             return build_with_shadows(rules=LIVE, classifier=model, chat_lateness=LATENESS, names=(name,),
-                                      shadow_rules=rules, shadow_classifier=candidate)
+                                      shadow_rules=rules, shadow_classifier=candidate, share=part)
         return build
 
-    def with_model(model: ChatClassifier) -> dict[str, Detector]:
-        assert second is not None
-        second.clear_cache()  # cold, like the live model
-        return build_with_shadows(rules=LIVE, classifier=model, chat_lateness=LATENESS, names=("chat.classifier",),
-                                  shadow_rules=LIVE, shadow_classifier=second)
+    def with_model(part: float) -> Factory:
+        def build(model: ChatClassifier) -> dict[str, Detector]:
+            assert second is not None
+            second.clear_cache()  # cold, like the live model
+            return build_with_shadows(rules=LIVE, classifier=model, chat_lateness=LATENESS,
+                                      names=("chat.classifier",), shadow_rules=LIVE, shadow_classifier=second,
+                                      share=part)
+        return build
 
-    models = {} if second is None else {"chat.classifier (candidate model)": with_model}
+    models = {} if second is None else {"chat.classifier (candidate model)": with_model(1.0)}
+    if share is not None:
+        if second is not None:
+            models[f"chat.classifier (candidate model, share {share:g})"] = with_model(share)
+        models[f"chat.classifier (candidate thresholds, share {share:g})"] = shadow(
+            "chat.classifier", LIVE, THRESHOLDS, share)
     return {
         **models,
         "none": none,
@@ -88,8 +110,10 @@ def configurations(second: ChatClassifier | None = None) -> dict[str, Factory]:
     }
 
 
-def run_once(events: Sequence[tuple[str, Event]], model: ChatClassifier, build: Factory) -> dict[str, float]:
-    """CPU seconds of the pipeline over the events, and its findings (live, shadow)."""
+def run_once(events: Sequence[tuple[str, Event]], model: ChatClassifier, build: Factory,
+             counted: Callable[[], AbstractContextManager[None]] = nullcontext) -> dict[str, float]:
+    """CPU seconds of the pipeline over the events, and its findings (live, shadow); `counted`:
+    what the timed loop runs inside (a callgrind stretch with `--instructions`)."""
     model.clear_cache()
     model.views.clear()
     detectors = build(model)
@@ -100,16 +124,17 @@ def run_once(events: Sequence[tuple[str, Event]], model: ChatClassifier, build: 
     live = shadow = 0
     gc.collect()  # the previous run's garbage is not this run's cost
     t0 = time.process_time()
-    for i in range(0, len(events), BATCH):
-        batch = events[i : i + BATCH]
-        for detector, topics in prefetching:
-            mine = [e for t, e in batch if t in topics]
-            if mine:
-                detector.prefetch(mine)
-        for topic, event in batch:
-            for f in pipeline.process(topic, event).findings:
-                shadow += f.shadow
-                live += not f.shadow
+    with counted():
+        for i in range(0, len(events), BATCH):
+            batch = events[i : i + BATCH]
+            for detector, topics in prefetching:
+                mine = [e for t, e in batch if t in topics]
+                if mine:
+                    detector.prefetch(mine)
+            for topic, event in batch:
+                for f in pipeline.process(topic, event).findings:
+                    shadow += f.shadow
+                    live += not f.shadow
     cpu = time.process_time() - t0
     rescored = sum(v.rescored for v in model.views)
     return {"cpu_s": cpu, "live": live, "shadow": shadow, "rescored": rescored}
@@ -126,6 +151,22 @@ def low_offence(events: Sequence[tuple[str, Event]], model: ChatClassifier) -> l
             if f.family == "chat":
                 flagged.update(f.source_event_ids)
     return [(t, e) for t, e in events if not (t == "chat.messages" and e.event_id in flagged)]
+
+
+def new_text(events: Sequence[tuple[str, Event]]) -> list[tuple[str, Event]]:
+    """The events with each chat line's text replaced by the next distinct independent dev line."""
+    lines: list[str] = []
+    for path in sorted(DEV.glob("*.tsv")):
+        lines += [row.split("\t", 2)[2] for row in path.read_text(encoding="utf-8").splitlines()[1:] if row.count("\t") >= 2]
+    distinct = list(dict.fromkeys(lines))
+    out: list[tuple[str, Event]] = []
+    n = 0
+    for topic, event in events:
+        if isinstance(event, ChatMessage):
+            event = event.model_copy(update={"text": distinct[n % len(distinct)]})
+            n += 1
+        out.append((topic, event))
+    return out
 
 
 def summarise(mix: str, events: Sequence[tuple[str, Event]], runs: dict[str, list[dict[str, float]]],
@@ -158,12 +199,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--with-model", action="store_true",
                         help="also chat.classifier in shadow with a second model (a second instance of the shipped "
                              "artifact: the same cost as any candidate of its format, which scores every line again)")
+    parser.add_argument("--share", type=float, default=None,
+                        help="also the chat configurations with the copies on this share of the players")
+    parser.add_argument("--new-text", action="store_true",
+                        help="also a mix whose chat lines are distinct independent dev lines (no memo hits)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count executed instructions with callgrind instead of timing (one counted run per "
+                             "configuration after a warm one; needs valgrind and gcc; about 50x slower)")
+    parser.add_argument("--counted-child", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.instructions:
+        return instructions(sys.argv[1:] if argv is None else argv)
     events = list(demo_traffic(seed=args.seed, minutes=args.minutes, players=args.players))
     model = load_classifier()
-    configs = configurations(load_classifier() if args.with_model else None)
+    configs = configurations(load_classifier() if args.with_model else None, args.share)
     mixes = {"simulated": events, "low-offence": low_offence(events, model)}
+    if args.new_text:
+        mixes["new-text"] = new_text(events)
     run_once(events[:BATCH], model, configs["none"])  # warm the imports and code paths once
+    if args.counted_child is not None:
+        counter = _callgrind.Counter()
+        for mix, mixed in mixes.items():
+            for name, build in configs.items():
+                run_once(mixed, model, build)  # warm: the model's first batches, the allocator
+                found = run_once(mixed, model, build, functools.partial(counter.stretch, f"{mix}|{name}"))
+                (args.counted_child / f"{mix}|{name}.json").write_text(json.dumps(found))
+        return 0
     report: dict[str, Any] = {}
     for mix, mixed in mixes.items():
         runs: dict[str, list[dict[str, float]]] = {name: [] for name in configs}
@@ -174,14 +235,52 @@ def main(argv: list[str] | None = None) -> int:
         report[mix] = summarise(mix, mixed, runs, args.runs)
     result = {
         "python": platform.python_version(), "machine": platform.machine(), "runs": args.runs,
-        "simulated_minutes": args.minutes, "players": args.players, "batch": BATCH,
+        "simulated_minutes": args.minutes, "players": args.players, "batch": BATCH, "share": args.share,
         "target_overhead_pct": TARGET_PCT, "mixes": report,
         "load_average_at_end": list(os.getloadavg()), "cpu_count": os.cpu_count(),
     }
-    out = RESULTS.with_name("shadow_overhead_model.json") if args.with_model else RESULTS
+    out = (RESULTS.with_name("shadow_overhead_share.json") if args.share is not None
+           else RESULTS.with_name("shadow_overhead_model.json") if args.with_model else RESULTS)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")
+    return 0
+
+
+def instructions(argv: list[str]) -> int:
+    """Run the bench again under callgrind, one counted run per mix and configuration; print each
+    configuration's instructions against `none` and write shadow_overhead_instructions.json."""
+    missing = _callgrind.available()
+    if missing:
+        print(f"cannot count instructions: {missing}")
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        child = [a for a in argv if a != "--instructions"] + ["--counted-child", str(out)]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same dict and set orders in every run
+        run = subprocess.run(_callgrind.command(out, [sys.executable, "-m", "bench.shadow_overhead", *child]),
+                             env=env, capture_output=True, text=True)
+        if run.returncode != 0:
+            print(run.stdout[-2000:], run.stderr[-4000:])
+            return run.returncode
+        counts = _callgrind.totals(out)
+        found = {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")}
+    report: dict[str, Any] = {}
+    for key in sorted(counts, key=lambda k: (k.split("|")[0], k.split("|")[1] != "none")):
+        mix, name = key.split("|")
+        base = counts[f"{mix}|none"]
+        pct = (counts[key] - base) / base * 100
+        verdict = "" if name == "none" else f"  overhead {pct:+.1f} % (target <= {TARGET_PCT:g} %: {'met' if pct <= TARGET_PCT else 'NOT met'})"
+        print(f"{mix:<12} {name:<52} {counts[key] / 1e6:9.1f} M instructions{verdict}")
+        report.setdefault(mix, {})[name] = {
+            "instructions": counts[key], "overhead_pct": None if name == "none" else round(pct, 2),
+            "live_findings": int(found[key]["live"]), "shadow_findings": int(found[key]["shadow"])}
+    result = {"python": platform.python_version(), "machine": platform.machine(), "argv": argv,
+              "measure": "instructions executed in the timed loop (callgrind, PYTHONHASHSEED=0, after a warm run)",
+              "target_overhead_pct": TARGET_PCT, "mixes": report}
+    path = RESULTS.with_name("shadow_overhead_instructions.json")
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {path}")
     return 0
 
 
