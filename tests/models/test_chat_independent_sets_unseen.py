@@ -38,7 +38,7 @@ def _long(line: LabelledLine) -> bool:
 
 
 def _shown(path: Path, lines: list[str]) -> str:
-    held_out = "report" in path.parts
+    held_out = any(part.startswith("report") for part in path.parts)
     return f"{path}: {len(lines)} line(s)" + ("" if held_out else f": {lines[:10]}")
 
 
