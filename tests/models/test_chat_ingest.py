@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.chat.corpus.authored import read_authored
-from models.chat.corpus.ingest import HEADER, ingest_round, main, round_of, target_name, write
+from models.chat.corpus.authored import HEADER, read_authored
+from models.chat.corpus.ingest import ingest_round, main, round_of, target_name, write
 from models.chat.overlap import fold_text
 
 HELD = {"evaluation": frozenset({fold_text("a line the evaluation set holds")}),

@@ -17,6 +17,8 @@ from pipeline.categories import MODEL_SCORED
 AUTHORED_DIR = Path(__file__).resolve().parent / "authored"
 EVALSETS_DIR = Path(__file__).resolve().parent.parent / "evalsets" / "independent"
 CLEAN = "clean"
+HEADER = "lang\tlabel\ttext"
+"""The first line of every authored and independent file."""
 LABELS = frozenset({CLEAN, *MODEL_SCORED})
 TOXIC_LABELS = frozenset({"insult", "threat", "sexual"})
 """Authored categories that are abuse at a person (rule chat.3 without hate): the toxic head's
@@ -40,7 +42,7 @@ def read_authored(folder: Path = AUTHORED_DIR) -> list[AuthoredLine]:
     out: list[AuthoredLine] = []
     for path in sorted(folder.glob("*.tsv")):
         rows = path.read_text(encoding="utf-8-sig").splitlines()
-        if not rows or rows[0].split("\t")[:3] != ["lang", "label", "text"]:
+        if not rows or rows[0].split("\t")[:3] != HEADER.split("\t"):
             raise ValueError(f"{path}:1: the header must be lang<TAB>label<TAB>text")
         for number, row in enumerate(rows[1:], start=2):
             if not row.strip():
@@ -57,12 +59,17 @@ def evaluation_keys(folder: Path = EVALSETS_DIR) -> frozenset[str]:
     Authored lines equal to one are left out of training, so the evaluation sets stay unseen
     (writers working apart still wrote a few of the same short questions, such as asking a
     player's real name). Only the folded keys are kept, nothing is printed or logged."""
-    from models.chat.overlap import fold_text
-
     keys: set[str] = set()
     for path in sorted(folder.glob("*/*.tsv")):
-        for row in path.read_text(encoding="utf-8-sig").splitlines()[1:]:
-            parts = row.split("\t", 2)
-            if len(parts) == 3:
-                keys.add(fold_text(parts[2]))
+        keys |= tsv_keys(path)
     return frozenset(keys)
+
+
+def tsv_keys(path: Path) -> frozenset[str]:
+    """Folded texts (`overlap.fold_text`) of one `lang<TAB>label<TAB>text` file; empty if it does not exist."""
+    from models.chat.overlap import fold_text
+
+    if not path.is_file():
+        return frozenset()
+    rows = (row.split("\t", 2) for row in path.read_text(encoding="utf-8-sig").splitlines()[1:])
+    return frozenset(fold_text(parts[2]) for parts in rows if len(parts) == 3)

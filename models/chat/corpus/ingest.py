@@ -27,10 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from models.chat.corpus.authored import AUTHORED_DIR, LABELS, evaluation_keys, read_authored
+from models.chat.corpus.authored import AUTHORED_DIR, HEADER, LABELS, evaluation_keys, read_authored, tsv_keys
 from models.chat.overlap import fold_text
 
-HEADER = "lang\tlabel\ttext"
 POKER_CHAT_DEV = Path("poker_chat_dev") / "poker_chat_dev.tsv"
 DECISION_CHAT = Path(__file__).resolve().parents[3] / "bench" / "decision_chat"
 
@@ -55,14 +54,6 @@ class Ingested:
             "dropped": dict(self.dropped), "labels": dict(sorted(labels.items())),
             "problems": list(self.problems),
         }
-
-
-def tsv_keys(path: Path) -> frozenset[str]:
-    """Folded texts of a `lang<TAB>label<TAB>text` file (empty if it does not exist)."""
-    if not path.is_file():
-        return frozenset()
-    rows = path.read_text(encoding="utf-8-sig").splitlines()[1:]
-    return frozenset(fold_text(parts[2]) for parts in (r.split("\t", 2) for r in rows) if len(parts) == 3)
 
 
 def held_out_keys(datasets_dir: Path, decision_dir: Path = DECISION_CHAT) -> dict[str, frozenset[str]]:
