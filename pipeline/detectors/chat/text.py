@@ -20,6 +20,9 @@ ZERO_WIDTH = dict.fromkeys(
 _CYR_TO_LAT = str.maketrans("аеорсухкмтвні", "aeopcyxkmtbhi")
 _LEET = str.maketrans("0134578@$", "oieastbas")
 _LEET_CONTEXT = re.compile(r"[^\W\d_][0-9@$]|[0-9@$][^\W\d_]")
+_LEET_CHAR = re.compile("[0-9@$]")
+"""What `_LEET_CONTEXT` needs; found by a fast scan (a pattern opening with a set), so lines with
+no digit skip the slower two-sided test."""
 _STRETCH = re.compile(r"(\w)\1{2,}")
 _COMBINING = re.compile("[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -62,7 +65,7 @@ def fold_mapped(text: str, *, leet: bool = True) -> tuple[str, Sequence[int]]:
     Lexicon matches on the folded form are turned back into spans on the original text with it.
     """
     # Digits count as letters only when glued to letters ("1d10t"), not in "lol 123" or "AK 2 outer".
-    if leet and _LEET_CONTEXT.search(text) is not None:
+    if leet and _LEET_CHAR.search(text) is not None and _LEET_CONTEXT.search(text) is not None:
         return _fold_mapped_leet(text)
     return _fold_mapped_plain(text)
 
@@ -159,7 +162,7 @@ def caps_ratio(text: str) -> float:
 
 def has_punct_run(text: str) -> bool:
     """True for `!!!`, `???` or a long `?!?!` run: the written form of raising one's voice."""
-    return _PUNCT_RUN.search(text) is not None
+    return ("!" in text or "?" in text) and _PUNCT_RUN.search(text) is not None
 
 
 _EMOJI_CLASS = (
@@ -209,5 +212,7 @@ def longest_run(text: str) -> int:
 
 
 def _mostly_latin(text: str) -> bool:
+    if text.isascii():
+        return True  # every ASCII letter is Latin
     latin = sum(1 for c in text if "a" <= c.lower() <= "z")
     return latin * 2 >= len(letters(text))
