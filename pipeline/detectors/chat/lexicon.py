@@ -117,6 +117,11 @@ class Lexicon:
             self._recent.put(text, known)
         return list(known)
 
+    def scan(self, text: str) -> list[Span]:
+        """`find` without the memo, for a text looked up once (a nickname, when first seen): the
+        memo is sized for chat lines several detectors share, and names would only push them out."""
+        return self._find(text)
+
     def _find(self, text: str) -> list[Span]:
         folded, where = fold_mapped(text)
         mixed = not folded.isascii() and _MIXED.search(folded)  # mixing needs a Cyrillic letter

@@ -38,6 +38,8 @@ STAFF_WORDS = ("admin", "support", "moderator", "cashier", "security", "railbird
 """Nicknames posing as staff (house rules chat 1.4, impersonation)."""
 
 _SEPARATORS = re.compile(r"[\W_]+")
+_ASCII_BOUNDARY = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[0-9])(?=[^0-9])|(?<=[^0-9])(?=[0-9])")
+"""Where `split_words` starts a word in an ASCII name: lower to upper case, into or out of digits."""
 
 
 def substring_terms(terms: dict[str, str]) -> tuple[tuple[str, str], ...]:
@@ -122,7 +124,7 @@ class NicknameDetector:
         """(score, reason, spans on the nickname) when offensive, else None."""
         # Leetspeak first: split at digits, "Sh1tHead" would become "Sh 1 t Head".
         words = split_words(undo_leet(nickname))
-        spans = tuple(self.lexicon.find(nickname)) or _respan(self.lexicon.find(words), nickname)
+        spans = tuple(self.lexicon.scan(nickname)) or _respan(self.lexicon.scan(words), nickname)
         if spans:
             return 0.9, f"abusive term ({spans[0].label})", spans
         flat = squash(nickname)
@@ -146,6 +148,14 @@ class NicknameDetector:
 
 def split_words(nickname: str) -> str:
     """`KontolBesar_88` -> `Kontol Besar 88`: case changes, digits and separators split words."""
+    if nickname.isascii():
+        # `split_by_char` in one regex pass: in ASCII, lower/upper/digit are [a-z]/[A-Z]/[0-9].
+        return " ".join(_SEPARATORS.split(_ASCII_BOUNDARY.sub(" ", nickname))).strip()
+    return split_by_char(nickname)
+
+
+def split_by_char(nickname: str) -> str:
+    """`split_words` for any script, one character at a time."""
     out: list[str] = []
     prev = ""
     for char in nickname:

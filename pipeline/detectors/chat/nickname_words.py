@@ -90,18 +90,24 @@ def undo_leet(nickname: str, *, edges: bool = False) -> str:
 def name_words(nickname: str, *, edges: bool = False) -> list[str]:
     """The folded words of a name: split at case changes, digits and separators after leetspeak
     is undone ("FuckTheFish_99" -> fuck, the, fish)."""
-    split = _BOUNDARY.sub(" ", undo_leet(nickname, edges=edges))
-    return [fold(w) for w in _WORD.findall(split)]
+    return _words(undo_leet(nickname, edges=edges))
+
+
+def _words(unleeted: str) -> list[str]:
+    return [fold(w) for w in _WORD.findall(_BOUNDARY.sub(" ", unleeted))]
 
 
 def vulgar_in_name(nickname: str) -> VulgarHit | None:
     """The first vulgar word or root of a name, or None. Digits at a word's edge are read as
     letters too ("5hitHead"), but only for whole words: read so everywhere, "Lucky7" and
     "Poker4Life" become other words, and "CalmFish175" would hide "shit" ("calmfishits")."""
+    inner = undo_leet(nickname)
+    edged = undo_leet(nickname, edges=True)
     return (
-        _whole_word(name_words(nickname))
-        or _whole_word(name_words(nickname, edges=True))
-        or _hidden_root(undo_leet(nickname), _ROOTS_IN_ORDER)
+        _whole_word(_words(inner))
+        # Most names have no digit at a word's edge: the same words, not looked up twice.
+        or (_whole_word(_words(edged)) if edged != inner else None)
+        or _hidden_root(inner, _ROOTS_IN_ORDER)
     )
 
 
@@ -133,12 +139,15 @@ def _hidden_root(name: str, roots: tuple[str, ...]) -> VulgarHit | None:
     letters = "".join(r for r in runs if len(r) == 1)  # spaced out: "f_u_c_k_e_r"
     for run in [*runs, *([letters] if len(letters) >= 3 else [])]:
         words = [fold(w) for w in _BOUNDARY.sub(" ", run).split()]
-        starts = {sum(len(w) for w in words[:i]) for i in range(len(words))}
         flat = "".join(words)
-        for clean in HIDES_A_ROOT:
-            flat = flat.replace(clean, " " * len(clean))
+        # Most names: no root anywhere in the run, so none to place. Blanking the clean words
+        # below can only remove a root, never make one, so the test can come first.
         if roots is _ROOTS_IN_ORDER and _ANY_ROOT.search(flat) is None:
-            continue  # most names: no root anywhere in the run, so none to place
+            continue
+        for clean in HIDES_A_ROOT:
+            if clean in flat:
+                flat = flat.replace(clean, " " * len(clean))
+        starts = {sum(len(w) for w in words[:i]) for i in range(len(words))}
         one_case = run.islower() or run.isupper()
         for root in roots:  # in the caller's order: the first root found is the one named
             at = flat.find(root)
