@@ -49,7 +49,11 @@ def is_agreement_reply(text: str) -> bool:
     at least one yes ("ok, agreed", "siap bang", "đồng ý", "по рукам"; not "all in", "ok fold")."""
     if len(text) > MAX_REPLY_CHARS:
         return False  # most lines: no folding, no regex
-    words = _REPLY_WORD.findall(fold(text))
+    folded = fold(text)
+    first = _REPLY_WORD.search(folded)
+    if first is None or first.group() not in _VOCABULARY:
+        return False  # most short lines: their first word already says it is no bare yes
+    words = _REPLY_WORD.findall(folded)
     if not words or len(words) > MAX_REPLY_WORDS or not _VOCABULARY.issuperset(words):
         return False
     joined = " ".join(words)

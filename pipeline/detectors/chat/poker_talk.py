@@ -92,12 +92,49 @@ _OPEN, _CLOSE = r"(?<![\w'])(?:", r")(?![\w'])"
 """What `_phrases` wraps its alternatives in: whole words only."""
 
 
+def _atoms(phrase: str) -> tuple[str, ...]:
+    """A folded phrase as regex atoms: each letter escaped, `\\s+` between words, `\\w*` for a `*`."""
+    atoms: list[str] = []
+    for i, word in enumerate(phrase.split()):
+        if i:
+            atoms.append(r"\s+")
+        atoms.extend(re.escape(c) for c in word.rstrip("*"))
+        if word.endswith("*"):
+            atoms.append(r"\w*")
+    return tuple(atoms)
+
+
 def _phrases(phrases: Iterable[str]) -> re.Pattern[str]:
-    parts = []
-    for phrase in sorted({fold(p) for p in phrases}, key=len, reverse=True):
-        body = r"\s+".join(re.escape(w.rstrip("*")) + (r"\w*" if w.endswith("*") else "") for w in phrase.split())
-        parts.append(body)
+    parts = ["".join(_atoms(phrase)) for phrase in sorted({fold(p) for p in phrases}, key=len, reverse=True)]
     return re.compile(f"{_OPEN}{'|'.join(parts)}{_CLOSE}")
+
+
+_END = ""
+"""The trie key marking that a phrase ends at a node (no atom is empty)."""
+
+
+def _signal_of(*phrase_lists: Iterable[str]) -> re.Pattern[str]:
+    """Matches where a phrase of any list does, as one alternation folded into a prefix tree:
+    at each position of a text the flat alternation tries each of its ~200 phrases in turn, the
+    tree one branch per distinct next letter. Only for asking *whether* a phrase occurs: which
+    phrase a match is, and so its span, can differ from the flat list's."""
+    root: dict[str, dict] = {}  # type: ignore[type-arg]  # a tree of dicts, as deep as the phrases
+    for phrases in phrase_lists:
+        for phrase in phrases:
+            node = root
+            for atom in _atoms(fold(phrase)):
+                node = node.setdefault(atom, {})
+            node[_END] = {}
+    return re.compile(f"{_OPEN}{_tree(root)}{_CLOSE}")
+
+
+def _tree(node: dict[str, dict]) -> str:  # type: ignore[type-arg]
+    branches = [atom + _tree(child) for atom, child in sorted(node.items()) if atom != _END]
+    if _END in node:
+        if not branches:
+            return ""
+        branches.append("")
+    return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
 
 
 def _any_of(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
@@ -137,15 +174,19 @@ class HandTalkModel:
     w_advice: float = 0.45
     w_exclaim: float = 0.1
     w_past: float = -0.3
+    signal: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
+    """Matches where any phrase of the four scoring lists occurs (`_signal_of`, a prefix tree);
+    None: one alternation of the four patterns is made from them."""
     _signal: re.Pattern[str] | None = field(init=False, default=None, repr=False, compare=False)
     """Matches where any phrase that adds to the score does: most lines have none, and one pass
     proves it (past tense and commentary only ever lower a score that something else raised)."""
 
     def __post_init__(self) -> None:
+        signal = self.signal
         flags = {p.flags for p in (self.explicit, self.holdings, self.attribution, self.advice)}
-        if len(flags) == 1:  # always, for compiled phrase lists; otherwise no shortcut
+        if signal is None and len(flags) == 1:  # always, for compiled phrase lists; otherwise no shortcut
             signal = _any_of((self.explicit, self.holdings, self.attribution, self.advice))
-            object.__setattr__(self, "_signal", signal)  # frozen: set once, here
+        object.__setattr__(self, "_signal", signal)  # frozen: set once, here
 
     def score(self, text: str) -> HandTalk:
         """Sum of the signals present (0 when none); spans labelled cards/holding/read/advice."""
@@ -204,6 +245,7 @@ def compile_hand_talk() -> HandTalkModel:
         past=_phrases(PAST),
         commentary=_phrases(COMMENTARY),
         commentary_after=_phrases(COMMENTARY_AFTER),
+        signal=_signal_of(EXPLICIT, HOLDINGS, ATTRIBUTION, ADVICE),
     )
 
 
