@@ -94,8 +94,8 @@ class CollusionPartiesDetector(PlaceOrdered):
     def _judge(self, message: ChatMessage) -> Sequence[Finding]:
         place = self._state.get_or_create(place_of(message), self._new_place)
         place.nicknames.put(fold(message.nickname), message.player_id)
-        place.proposals.expire(message.ts)
-        place.pending.expire(message.ts)
+        # Neither window is expired here: `add` expires, an answer expires `pending` before
+        # reading it, and `_reply` skips proposals older than the window (two passes a line saved).
         reply = is_agreement_reply(message.text)
         if not reply and mentions(message.text):
             talk = self._collusion(message)
@@ -108,6 +108,7 @@ class CollusionPartiesDetector(PlaceOrdered):
             # would cost a second model call per message.
             place.pending.add(message.ts, message)
             return ()
+        place.pending.expire(message.ts)
         for waiting in place.pending.values():
             talk = self._collusion(waiting)
             if talk is not None:

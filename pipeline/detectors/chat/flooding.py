@@ -56,11 +56,14 @@ class FloodingDetector:
     _state: BoundedMap[str, _Burst] = field(init=False)
     _span: timedelta = field(init=False)
     """The longest of the limits' windows: what a burst's window keeps (computed once, not per message)."""
+    _fewest: int = field(init=False)
+    """A window of at most this many lines breaks no several-line rule (computed once, not per message)."""
 
     def __post_init__(self) -> None:
         self._state = BoundedMap(max_keys=self.max_keys)
         lim = self.limits
         self._span = max(lim.window, lim.emoji_window, lim.repeat_window)
+        self._fewest = min(lim.max_messages, lim.max_emoji_messages, lim.max_repeats)
 
     def key(self, event: Event) -> str:
         """State is per player (each place is kept apart inside it)."""
@@ -91,8 +94,8 @@ class FloodingDetector:
         if emoji_n > lim.max_emoji_in_message:
             return "emoji_spam", f"{emoji_n} emoji in one message", [event]
         # The window is copied only when it holds enough lines to break a several-line rule.
-        if len(window) > min(lim.max_messages, lim.max_emoji_messages, lim.max_repeats):
-            found = self._bursts(event, window.stamped())
+        if len(window) > self._fewest:
+            found = self._bursts(event, window.view())
             if found is not None:
                 return found
         if len(event.text) > lim.max_char_run and has_run(event.text, lim.max_char_run + 1):
@@ -100,7 +103,7 @@ class FloodingDetector:
         return None
 
     def _bursts(
-        self, event: ChatMessage, stamped: list[tuple[datetime, _Line]]
+        self, event: ChatMessage, stamped: Sequence[tuple[datetime, _Line]]
     ) -> tuple[str, str, list[ChatMessage]] | None:
         """The rules that need several lines; skipped while the window holds too few to break any."""
         lim = self.limits
@@ -148,7 +151,7 @@ class FloodingDetector:
         )
 
 
-def _since(stamped: list[tuple[datetime, _Line]], cutoff: datetime) -> list[_Line]:
+def _since(stamped: Sequence[tuple[datetime, _Line]], cutoff: datetime) -> list[_Line]:
     return [x for ts, x in stamped if ts >= cutoff]
 
 

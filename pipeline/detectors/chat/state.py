@@ -8,7 +8,7 @@ history. Wall clock is never read: replays give the same state and the same find
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Generic, TypeVar
@@ -27,6 +27,9 @@ class BoundedMap(Generic[K, V]):
         self._data: OrderedDict[K, V] = OrderedDict()
         self.view: Mapping[K, V] = MappingProxyType(self._data)
         """Read-only live view: lookups in a hot loop without a method call each (touches nothing)."""
+        self.get: Callable[[K], V | None] = self._data.get
+        """The value at `key`, without touching it: the mapping's own lookup, bound here, so a
+        call is one C call rather than a Python frame around it (several per chat message)."""
 
     def get_or_create(self, key: K, factory: Callable[[], V]) -> V:
         """The value at `key`, created by `factory` if missing; evicts the oldest key when full."""
@@ -39,10 +42,6 @@ class BoundedMap(Generic[K, V]):
         else:
             self._data.move_to_end(key)
         return value
-
-    def get(self, key: K) -> V | None:
-        """The value at `key`, without touching it."""
-        return self._data.get(key)
 
     def recent(self, key: K) -> V | None:
         """The value at `key`, made the most recent if there is one (a memo's hit, in one call)."""
@@ -78,18 +77,31 @@ class Window(Generic[T]):
 
     def add(self, ts: datetime, item: T) -> None:
         """Append an item and forget the ones that fell out of the window."""
-        self._items.append((ts, item))
-        self.expire(ts)
+        items = self._items
+        items.append((ts, item))
+        cutoff = ts - self._span
+        while items and items[0][0] < cutoff:  # `expire(ts)` inline: a call saved per add
+            items.popleft()
 
     def expire(self, now: datetime) -> None:
         """Drop items older than `now - span` (event time)."""
+        items = self._items
         cutoff = now - self._span
-        while self._items and self._items[0][0] < cutoff:
-            self._items.popleft()
+        while items and items[0][0] < cutoff:
+            items.popleft()
+
+    def __iter__(self) -> Iterator[tuple[datetime, T]]:
+        """(timestamp, item) pairs in the window, oldest first, without a copy: not to be held
+        across a change of the window."""
+        return iter(self._items)
 
     def values(self) -> list[T]:
         """Items in the window, oldest first."""
         return [item for _, item in self._items]
+
+    def view(self) -> Sequence[tuple[datetime, T]]:
+        """(timestamp, item) pairs in the window, oldest first, without a copy (see `__iter__`)."""
+        return self._items
 
     def stamped(self) -> list[tuple[datetime, T]]:
         """(timestamp, item) pairs in the window, oldest first."""
