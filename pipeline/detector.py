@@ -111,6 +111,23 @@ class PrefetchingDetector(Detector, Protocol):
 
 
 @runtime_checkable
+class WrappingDetector(Detector, Protocol):
+    """Runs another detector (`inner`) and acts only on what that one finds (a chat ledger tap
+    records it as offences): its `process(event)` is `after(event, inner.process(event))` when
+    that finds anything, else that empty result. The runner makes the two calls itself, so most
+    messages, which find nothing, cost one call per wrapped detector rather than two."""
+
+    @property
+    def inner(self) -> Detector:
+        """The detector that finds."""
+        ...
+
+    def after(self, event: Event, produced: Sequence[Finding]) -> Sequence[Finding]:
+        """What `process` returns for `event` when `inner` produced these (never empty) findings."""
+        ...
+
+
+@runtime_checkable
 class FlushingDetector(Detector, Protocol):
     """Holds events back (a reorder buffer) and can release them when input has really ended."""
 

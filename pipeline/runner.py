@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from pipeline.contracts import INPUT_TOPICS, Event
-from pipeline.detector import Detector, FlushingDetector, RulesDetector, SourceTimedDetector
+from pipeline.detector import Detector, FlushingDetector, RulesDetector, SourceTimedDetector, WrappingDetector
 from pipeline.findings import ActionProposal, Finding
 from pipeline.policy import propose_actions
 from pipeline.rules import RulesConfig
+
+_Run = Callable[[Event], Sequence[Finding]]
+_After = Callable[[Event, Sequence[Finding]], Sequence[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +61,23 @@ class Pipeline:
     def __init__(self, detectors: Mapping[str, Detector], *, rules: RulesConfig) -> None:
         self._rules = rules
         self._by_topic: dict[str, list[Detector]] = {topic: [] for topic in INPUT_TOPICS}
+        # What `process` calls per detector: its own `process`, or for a wrapper (a ledger tap)
+        # the wrapped detector's and then `after` only on findings (`WrappingDetector`).
+        self._steps: dict[str, list[tuple[Detector, _Run, _After | None]]] = {topic: [] for topic in INPUT_TOPICS}
         # A shadow copy proposes under its candidate rules (pipeline/shadow.py); looked up once here.
         self._rules_of: dict[str, RulesConfig] = {}
         for name, detector in detectors.items():
             if name != detector.name:
                 raise ValueError(f"detector registered as {name!r} calls itself {detector.name!r}")
             self._rules_of[name] = detector.policy_rules if isinstance(detector, RulesDetector) else rules
+            step = (
+                (detector, detector.inner.process, detector.after)
+                if isinstance(detector, WrappingDetector)
+                else (detector, detector.process, None)
+            )
             for topic in detector.topics:
                 self._by_topic[topic].append(detector)
+                self._steps[topic].append(step)
         # Told each input partition's progress (`advance`), looked up once here, not per mark.
         self._timed = [d for d in detectors.values() if isinstance(d, SourceTimedDetector)]
 
@@ -80,9 +92,11 @@ class Pipeline:
         findings: list[Finding] | None = None
         errors: list[DetectorError] | None = None
         shadowed: dict[str, tuple[Finding, RulesConfig, tuple[ActionProposal, ...]]] | None = None
-        for detector in self._by_topic.get(topic, ()):
+        for detector, run, after in self._steps.get(topic, ()):
             try:
-                produced = detector.process(event)
+                produced = run(event)
+                if produced and after is not None:
+                    produced = after(event, produced)
             except Exception as exc:  # noqa: BLE001 - one detector's bug must not drop the others' findings
                 if errors is None:
                     errors = []

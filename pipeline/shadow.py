@@ -272,6 +272,10 @@ class OverlayLedger(OffenceLedger):
             kept = memo[(player_id, now)] = self._merged(player_id, now)
         return list(kept)
 
+    def holds(self, player_id: str, event_id: str, now: datetime) -> bool:
+        """As `OffenceLedger.holds`, over both ledgers' offences."""
+        return any(o.event_id == event_id for _, o in self.offences(player_id, now))
+
     def _merged(self, player_id: str, now: datetime) -> list[tuple[datetime, Offence]]:
         own = super().offences(player_id, now)
         seen = {(o.event_id, o.finding_id) for _, o in own}

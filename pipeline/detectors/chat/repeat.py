@@ -103,6 +103,15 @@ class OffenceLedger:
         history.expire(now)
         return sorted(history.stamped(), key=lambda x: x[0])
 
+    def holds(self, player_id: str, event_id: str, now: datetime) -> bool:
+        """Whether the player's window ending at `now` holds an offence of this event: what
+        `offences` would show, without copying and sorting the history (most messages have none)."""
+        history = self._players.get(player_id)
+        if history is None:
+            return False
+        history.expire(now)
+        return any(o.event_id == event_id for _, o in history)
+
     def prior(
         self, player_id: str, ts: datetime, *, excluding: str, category: str | None = None, of: str | None = None
     ) -> int:
@@ -224,8 +233,11 @@ class LedgerTap:
     def process(self, event: Event) -> Sequence[Finding]:
         """Run the detector; annotate each finding with prior offences, then record it."""
         produced = self.inner.process(event)
-        if not produced:
-            return produced
+        return self.after(event, produced) if produced else produced
+
+    def after(self, event: Event, produced: Sequence[Finding]) -> Sequence[Finding]:
+        """Annotate each finding the wrapped detector produced with prior offences, then record it
+        (`WrappingDetector`: the runner calls the wrapped detector and this itself)."""
         out: list[Finding] = []
         for finding in produced:
             prior, same = self.ledger.priors(finding.subject, event.ts, excluding=event.event_id, of=finding.category)
@@ -259,9 +271,9 @@ class RepeatOffenderDetector:
         """After the taps have run on this message: report a newly reached rung."""
         if not isinstance(event, ChatMessage):
             return ()
-        history = self.ledger.offences(event.player_id, event.ts)
-        if not any(o.event_id == event.event_id for _, o in history):
+        if not self.ledger.holds(event.player_id, event.event_id, event.ts):
             return ()
+        history = self.ledger.offences(event.player_id, event.ts)
         # Only a message that opens new episodes moves the count; report the highest rung it reaches
         # (one message can open two, e.g. a flood that is also shouted, so a rung may be stepped over).
         count = self.ledger.episodes(event.player_id, event.ts)
