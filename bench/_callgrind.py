@@ -11,9 +11,11 @@ the count under a label (callgrind client requests). Used by `bench/shadow_overh
 from __future__ import annotations
 
 import ctypes
+import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -80,3 +82,25 @@ def totals(out_dir: Path) -> dict[str, int]:
         if label and total:
             out[label.group(1)] = out.get(label.group(1), 0) + int(total.group(1))
     return out
+
+
+class CountError(Exception):
+    """The run could not be counted: valgrind missing, or the counted program failed (its output)."""
+
+
+@contextmanager
+def counted_run(module: str, args: list[str]) -> Iterator[tuple[dict[str, int], Path]]:
+    """`python -m module *args --counted-child DIR` under callgrind, with PYTHONHASHSEED=0 so every
+    run has the same dict and set orders; yields label -> instructions and DIR (for files the child
+    left there), removed afterwards. Raises CountError with the reason."""
+    missing = available()
+    if missing:
+        raise CountError(f"cannot count instructions: {missing}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        child = [sys.executable, "-m", module, *args, "--counted-child", str(out)]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        run = subprocess.run(command(out, child), env=env, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise CountError(f"counted run failed ({run.returncode}):\n{run.stdout[-2000:]}\n{run.stderr[-4000:]}")
+        yield totals(out), out

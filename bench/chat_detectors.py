@@ -14,21 +14,25 @@ are those of the collector production runs. The resident set size after each run
 (`rss_mib_after_runs`) as the check that those settings do not let memory grow from run to run.
 
     .venv/bin/python -m bench.chat_detectors [--messages 30000] [--runs 5] [--out FILE]
+    .venv/bin/python -m bench.chat_detectors --instructions   # executed instructions per message
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bench import _callgrind
 from pipeline.contracts import CHAT, ChatMessage
 from pipeline.detector import Detector
 from pipeline.detectors.chat import build_chat_detectors
@@ -96,22 +100,61 @@ def _pipeline(detectors: list[Detector]) -> Pipeline:
     return Pipeline({d.name: d for d in detectors}, rules=RulesConfig())
 
 
-def run_all(messages: list[ChatMessage]) -> tuple[float, float, list[float], int]:
+def run_all(
+    messages: list[ChatMessage], around: Callable[[], AbstractContextManager[None]] = nullcontext
+) -> tuple[float, float, list[float], int]:
     """One pass through every chat detector with policy: wall and CPU seconds, latencies, findings.
 
     CPU seconds are reported too because the bench machine is shared: wall time on a loaded
-    2-core box understates what one core does.
+    2-core box understates what one core does. `around`: what the loop runs inside (a callgrind
+    stretch with `--instructions`), after the detectors are built.
     """
     pipeline = _pipeline(build_chat_detectors(rules=RulesConfig(), classifier=TrivialClassifier()))
     tune_gc()  # what the consumer does once its detectors exist (railbird/commands/consume.py)
     latencies: list[float] = []
     findings = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    for message in messages:
-        t = time.perf_counter()
-        findings += len(pipeline.process(CHAT, message).findings)
-        latencies.append(time.perf_counter() - t)
-    return time.perf_counter() - start, time.process_time() - cpu, latencies, findings
+    with around():
+        start, cpu = time.perf_counter(), time.process_time()
+        for message in messages:
+            t = time.perf_counter()
+            findings += len(pipeline.process(CHAT, message).findings)
+            latencies.append(time.perf_counter() - t)
+        seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    return seconds, cpu_seconds, latencies, findings
+
+
+INSTRUCTIONS = RESULTS.with_name("chat_detectors_instructions.json")
+
+
+def instructions(n: int) -> int:
+    """The bench's loop under callgrind: instructions executed per message, for the corpus and with
+    every text new, each counted after one warm run (the timed medians are of warm runs too: the
+    text memos are per process). Unlike CPU time on this shared machine, the count does not move
+    with load, so two versions of the code compare to the instruction."""
+    try:
+        with _callgrind.counted_run("bench.chat_detectors", ["--messages", str(n)]) as (counts, _):
+            pass
+    except _callgrind.CountError as exc:
+        print(exc)
+        return 2
+    figures = {label: round(total / n) for label, total in sorted(counts.items())}
+    for label, per_message in figures.items():
+        print(f"{label:<16} {per_message:>9,} instructions per message")
+    result = {"messages": n, "instructions_per_message": figures, "python": platform.python_version(),
+              "measure": "instructions executed in the loop of `run_all` (callgrind, PYTHONHASHSEED=0, after a warm run)"}
+    INSTRUCTIONS.parent.mkdir(parents=True, exist_ok=True)
+    INSTRUCTIONS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {INSTRUCTIONS}")
+    return 0
+
+
+def counted_child(n: int) -> None:
+    """What `instructions` runs under callgrind: each corpus warm once, then counted once."""
+    counter = _callgrind.Counter()
+    messages = corpus(n)
+    for label, mixed in (("corpus", messages), ("every_text_new", every_text_new(messages))):
+        run_all(mixed)
+        run_all(mixed, functools.partial(counter.stretch, label))
 
 
 def run_each(messages: list[ChatMessage]) -> dict[str, float]:
@@ -161,7 +204,16 @@ def main() -> int:
     parser.add_argument("--messages", type=int, default=30_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--out", type=Path, default=RESULTS, help="results file (a profiling run need not overwrite it)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count executed instructions per message with callgrind instead of timing "
+                             f"(writes {INSTRUCTIONS.name}; needs valgrind and gcc; about 50x slower)")
+    parser.add_argument("--counted-child", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.instructions:
+        return instructions(args.messages)
+    if args.counted_child is not None:
+        counted_child(args.messages)
+        return 0
     messages = corpus(args.messages)
     unique = every_text_new(messages)
     rates, cpu_rates, p50s, p99s, per_detector, peers, unique_cpu_rates = [], [], [], [], [], [], []

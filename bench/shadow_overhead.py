@@ -37,9 +37,7 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -250,21 +248,13 @@ def main(argv: list[str] | None = None) -> int:
 def instructions(argv: list[str]) -> int:
     """Run the bench again under callgrind, one counted run per mix and configuration; print each
     configuration's instructions against `none` and write shadow_overhead_instructions.json."""
-    missing = _callgrind.available()
-    if missing:
-        print(f"cannot count instructions: {missing}")
+    child = [a for a in argv if a != "--instructions"]
+    try:
+        with _callgrind.counted_run("bench.shadow_overhead", child) as (counts, out):
+            found = {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")}
+    except _callgrind.CountError as exc:
+        print(exc)
         return 2
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        child = [a for a in argv if a != "--instructions"] + ["--counted-child", str(out)]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same dict and set orders in every run
-        run = subprocess.run(_callgrind.command(out, [sys.executable, "-m", "bench.shadow_overhead", *child]),
-                             env=env, capture_output=True, text=True)
-        if run.returncode != 0:
-            print(run.stdout[-2000:], run.stderr[-4000:])
-            return run.returncode
-        counts = _callgrind.totals(out)
-        found = {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")}
     report: dict[str, Any] = {}
     for key in sorted(counts, key=lambda k: (k.split("|")[0], k.split("|")[1] != "none")):
         mix, name = key.split("|")
