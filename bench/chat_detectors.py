@@ -12,6 +12,8 @@ run calls `railbird.gc_tuning.tune_gc` (freeze what exists, higher thresholds, s
 collections frozen), the step the consumer process takes after building its lanes, so the figures
 are those of the collector production runs. The resident set size after each run is reported
 (`rss_mib_after_runs`) as the check that those settings do not let memory grow from run to run.
+`machine_loop_s_before_after` is the machine's speed before and after (bench/_machine.py): rates
+from sessions on differently fast machines are set side by side with it, never compared bare.
 
     .venv/bin/python -m bench.chat_detectors [--messages 30000] [--runs 5] [--out FILE]
     .venv/bin/python -m bench.chat_detectors --instructions   # executed instructions per message
@@ -32,7 +34,7 @@ from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bench import _callgrind
+from bench import _callgrind, _machine
 from pipeline.contracts import CHAT, ChatMessage
 from pipeline.detector import Detector
 from pipeline.detectors.chat import build_chat_detectors
@@ -214,6 +216,7 @@ def main() -> int:
     if args.counted_child is not None:
         counted_child(args.messages)
         return 0
+    loop_before = _machine.loop_seconds()
     messages = corpus(args.messages)
     unique = every_text_new(messages)
     rates, cpu_rates, p50s, p99s, per_detector, peers, unique_cpu_rates = [], [], [], [], [], [], []
@@ -243,6 +246,7 @@ def main() -> int:
         "all_chat_rules_msgs_per_cpu_s_runs": [round(r) for r in cpu_rates],
         "rss_mib_after_runs": rss,
         "load_average_1m": round(os.getloadavg()[0], 2),
+        "machine_loop_s_before_after": [loop_before, _machine.loop_seconds()],
         "latency_us": {"p50": round(statistics.median(p50s), 1), "p99": round(statistics.median(p99s), 1)},
         "per_detector_msgs_per_s": {
             name: round(statistics.median(run[name] for run in per_detector)) for name in per_detector[0]
