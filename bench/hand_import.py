@@ -9,25 +9,35 @@ machine is shared, so wall-clock rates (also written) understate one core. The w
 contract with its replay. Writes bench/results/hand_import.json.
 
     .venv/bin/python -m bench.hand_import [--runs 5] [--hands 3000]
+    .venv/bin/python -m bench.hand_import --instructions   # executed instructions per hand
+
+`--instructions` counts with callgrind (bench/_callgrind.py) what one import of each file executes
+after a warm one: unlike CPU time on the shared machine, the count does not move with load, so two
+versions of the importer compare to the instruction. Writes hand_import_instructions.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
+import platform
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench import _callgrind
 from pipeline.hands.importing import Imported, file_outcomes, text_outcomes
 from railbird.settings import Settings
 from tests.hands.generators import HandSpec, Tactics, play_hand, random_style
 from tests.hands.render_stars import render
 
 RESULTS = Path(__file__).parent / "results" / "hand_import.json"
+INSTRUCTIONS = RESULTS.with_name("hand_import_instructions.json")
 
 
 def rendered(site: str, hands: int, seed: int = 7) -> bytes:
@@ -59,8 +69,7 @@ def rate(data: bytes, runs: int) -> dict[str, Any]:
 
 def pluribus(runs: int) -> dict[str, Any] | None:
     """The real Pluribus files (PokerStars text), if present."""
-    folder = Settings().hands_dir / "pluribus"
-    files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
+    files = _pluribus_files()
     if not files:
         return None
     cpu = []
@@ -72,12 +81,74 @@ def pluribus(runs: int) -> dict[str, Any] | None:
     return {"hands": count, "hands_per_cpu_s": round(statistics.median(cpu))}
 
 
-def main() -> None:
-    """Measure and write the results file."""
+def _pluribus_files() -> list[Path]:
+    folder = Settings().hands_dir / "pluribus"
+    return sorted(folder.glob("*.txt")) if folder.is_dir() else []
+
+
+def _imports(hands: int) -> dict[str, Callable[[], int]]:
+    """Label -> one import of that input, returning the hands imported."""
+    inputs: dict[str, Callable[[], int]] = {}
+    for label, site in (("pokerstars_rendered", "ps"), ("ggpoker_rendered", "gg")):
+        data = rendered(site, hands)
+        inputs[label] = functools.partial(_import_bytes, data)
+    files = _pluribus_files()
+    if files:
+        inputs["pluribus"] = functools.partial(_import_files, files)
+    return inputs
+
+
+def _import_bytes(data: bytes) -> int:
+    return sum(isinstance(o, Imported) for o in text_outcomes(io.BytesIO(data)))
+
+
+def _import_files(files: list[Path]) -> int:
+    return sum(isinstance(o, Imported) for f in files for o in file_outcomes(f))
+
+
+def counted_child(hands: int, out: Path) -> None:
+    """What `instructions` runs under callgrind: each input imported warm once, then counted once."""
+    counter = _callgrind.Counter()
+    counts = {}
+    for label, run in _imports(hands).items():
+        run()
+        with counter.stretch(label):
+            counts[label] = run()
+    (out / "hands.json").write_text(json.dumps(counts), encoding="utf-8")
+
+
+def instructions(hands: int) -> int:
+    """Instructions executed per imported hand, per input; writes INSTRUCTIONS."""
+    try:
+        with _callgrind.counted_run("bench.hand_import", ["--hands", str(hands)]) as (counts, out):
+            imported = json.loads((out / "hands.json").read_text(encoding="utf-8"))
+    except _callgrind.CountError as exc:
+        print(exc)
+        return 2
+    figures = {label: round(counts[label] / imported[label]) for label in sorted(counts)}
+    for label, per_hand in figures.items():
+        print(f"{label:<20} {per_hand:>10,} instructions per imported hand ({imported[label]} hands)")
+    result = {"hands": imported, "instructions_per_hand": figures, "python": platform.python_version(),
+              "measure": "instructions executed by one import of each input (callgrind, PYTHONHASHSEED=0, after a warm run)"}
+    INSTRUCTIONS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {INSTRUCTIONS}")
+    return 0
+
+
+def main() -> int:
+    """Measure and write the results file (or count instructions)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--hands", type=int, default=3000)
+    parser.add_argument("--instructions", action="store_true",
+                        help=f"count executed instructions per hand with callgrind instead of timing (writes {INSTRUCTIONS.name})")
+    parser.add_argument("--counted-child", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.instructions:
+        return instructions(args.hands)
+    if args.counted_child is not None:
+        counted_child(args.hands, args.counted_child)
+        return 0
     results = {
         "pokerstars_rendered": rate(rendered("ps", args.hands), args.runs),
         "ggpoker_rendered": rate(rendered("gg", args.hands), args.runs),
@@ -86,7 +157,8 @@ def main() -> None:
     }
     RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(results, indent=2))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
