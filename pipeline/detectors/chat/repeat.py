@@ -110,7 +110,7 @@ class OffenceLedger:
         if history is None:
             return False
         history.expire(now)
-        return any(o.event_id == event_id for _, o in history)
+        return any(o.event_id == event_id for _, o in history.view())
 
     def prior(
         self, player_id: str, ts: datetime, *, excluding: str, category: str | None = None, of: str | None = None

@@ -90,17 +90,13 @@ class Window(Generic[T]):
         while items and items[0][0] < cutoff:
             items.popleft()
 
-    def __iter__(self) -> Iterator[tuple[datetime, T]]:
-        """(timestamp, item) pairs in the window, oldest first, without a copy: not to be held
-        across a change of the window."""
-        return iter(self._items)
-
     def values(self) -> list[T]:
         """Items in the window, oldest first."""
         return [item for _, item in self._items]
 
     def view(self) -> Sequence[tuple[datetime, T]]:
-        """(timestamp, item) pairs in the window, oldest first, without a copy (see `__iter__`)."""
+        """(timestamp, item) pairs in the window, oldest first, without a copy: not to be held
+        across a change of the window."""
         return self._items
 
     def stamped(self) -> list[tuple[datetime, T]]:
