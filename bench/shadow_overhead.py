@@ -11,7 +11,9 @@ run; CPU time of this process (time.process_time), median of runs, one core. Con
 - `chat.classifier` in shadow with the live thresholds (the shared verdict cache serves both);
 - `seat.hit_and_run` in shadow under the candidate rules version (uk-2022-09-28);
 - with `--with-model`, `chat.classifier` in shadow with a candidate model (policy `shadow.model_version`):
-  a second model instance, so every chat line is scored twice;
+  a second model instance with the live word list, scoring the live analyses with its own heads (a
+  `ModelView`, as the consumers serve such a candidate), and the same candidate as if its word list
+  differed ("own analysis"): it analyses and scores every chat line again;
 - with `--share S`, the chat configurations again with the copies on a share S of the players
   (policy `shadow.share`, pipeline/shadow.py "A share below 1").
 The overhead per shadow detector is (shadow - none) / none against the 10 % target (issue 23).
@@ -48,7 +50,7 @@ from typing import Any
 from bench import _callgrind
 from models.chat import load_classifier
 from models.chat.classifier import ChatClassifier
-from models.chat.shadow_view import ThresholdView
+from models.chat.shadow_view import ThresholdView, candidate_model
 from pipeline.contracts import ChatMessage, Event
 from pipeline.detector import Detector, PrefetchingDetector
 from pipeline.registry import build_detectors
@@ -71,7 +73,8 @@ Factory = Callable[[ChatClassifier], dict[str, Detector]]
 
 def configurations(second: ChatClassifier | None = None, share: float | None = None) -> dict[str, Factory]:
     """Name -> detector set builder over the (cold) live model; `second`: a second model instance
-    for `chat.classifier` in shadow with a candidate model (scores every chat line again); `share`:
+    for `chat.classifier` in shadow with a candidate model (its own heads; on the live analyses, and
+    on its own as a candidate with another word list would be); `share`:
     the chat configurations also on that share of the players."""
 
     def none(model: ChatClassifier) -> dict[str, Detector]:
@@ -84,16 +87,20 @@ def configurations(second: ChatClassifier | None = None, share: float | None = N
                                       shadow_rules=rules, shadow_classifier=candidate, share=part)
         return build
 
-    def with_model(part: float) -> Factory:
+    def with_model(part: float, *, own_analysis: bool = False) -> Factory:
         def build(model: ChatClassifier) -> dict[str, Detector]:
             assert second is not None
             second.clear_cache()  # cold, like the live model
+            candidate = second if own_analysis else candidate_model(model, second)
             return build_with_shadows(rules=LIVE, classifier=model, chat_lateness=LATENESS,
-                                      names=("chat.classifier",), shadow_rules=LIVE, shadow_classifier=second,
+                                      names=("chat.classifier",), shadow_rules=LIVE, shadow_classifier=candidate,
                                       share=part)
         return build
 
-    models = {} if second is None else {"chat.classifier (candidate model)": with_model(1.0)}
+    models = {} if second is None else {
+        "chat.classifier (candidate model)": with_model(1.0),
+        "chat.classifier (candidate model, own analysis)": with_model(1.0, own_analysis=True),
+    }
     if share is not None:
         if second is not None:
             models[f"chat.classifier (candidate model, share {share:g})"] = with_model(share)
@@ -196,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--with-model", action="store_true",
                         help="also chat.classifier in shadow with a second model (a second instance of the shipped "
-                             "artifact: the same cost as any candidate of its format, which scores every line again)")
+                             "artifact: the same cost as any candidate of its format), on the live analyses and on its own")
     parser.add_argument("--share", type=float, default=None,
                         help="also the chat configurations with the copies on this share of the players")
     parser.add_argument("--new-text", action="store_true",

@@ -113,8 +113,11 @@ def make_detector_factory(
                              "pass its verified file (shadow_model_file)")
         # A second model scores every chat message again: what promoting it would serve, with the
         # policy's live overrides and the candidate thresholds on top (as a promotion would apply them).
-        candidate = load_chat_classifier(settings.model_copy(update={"chat_model_path": shadow_model}),
-                                         shadow_thresholds(policy))
+        # With the live word list it scores the live analyses (models/chat/shadow_view.py ModelView).
+        from models.chat.shadow_view import candidate_model
+
+        candidate = candidate_model(classifier, load_chat_classifier(
+            settings.model_copy(update={"chat_model_path": shadow_model}), shadow_thresholds(policy)))
     else:
         # Shadow copies share the live model: candidate thresholds are a view of it that fuses the
         # live analysis again, so no message is scored twice (models/chat/shadow_view.py).

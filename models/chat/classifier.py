@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,9 +30,6 @@ from models.chat.rules import RULE_CATEGORIES, RuleHit, RuleSet
 from pipeline.categories import MODEL_SCORED
 from pipeline.findings import Span
 from pipeline.text_model import TextVerdict
-
-if TYPE_CHECKING:
-    from models.chat.shadow_view import ThresholdView
 
 CHAT_CATEGORIES = (
     "insult", "hate", "threat", "sexual", "spam", "malicious_link", "personal_info",
@@ -134,6 +131,13 @@ def rule_features(analyses: Sequence[Analysis], categories: Sequence[str]) -> ND
     return out
 
 
+class AnalysisListener(Protocol):
+    """A shadow copy handed each batch a `ChatClassifier` analyses (models/chat/shadow_view.py)."""
+
+    def receive(self, texts: Sequence[str], analyses: Sequence[Analysis], probs: Sequence[list[float]]) -> None:
+        """The batch's distinct texts, their analyses and the live heads' probabilities."""
+
+
 class ChatClassifier:
     """Multi-label, multilingual chat classifier (satisfies `pipeline.text_model.TextClassifier`)."""
 
@@ -163,9 +167,10 @@ class ChatClassifier:
         self._lock = threading.Lock()
         self._spans: dict[tuple[int, int, str], Span] = {}
         self.policy_floors: dict[str, float] = {}
-        self.views: list[ThresholdView] = []
-        """Shadow copies with candidate thresholds (models/chat/shadow_view.py): each batch this
-        classifier analyses is fused for them too, so a shadow copy never scores a message again."""
+        self.views: list[AnalysisListener] = []
+        """Shadow copies (models/chat/shadow_view.py) handed every batch this classifier analyses:
+        candidate thresholds fuse its probabilities again, a candidate model scores its analyses,
+        so no shadow copy analyses a message again."""
         """Thresholds the admin policy set (railbird/wiring.py): besides a head's review point, a
         category's pattern hits and word-backed insults must reach them too, so raising a
         category's threshold quiets every way that category is flagged."""
@@ -231,16 +236,34 @@ class ChatClassifier:
             return {}
         with _gc_paused():
             analyses = self.analyzer.analyze_many(todo)
-            probs = self.head_probabilities(analyses).tolist()
-            verdict = self._verdict_maker()
-            fresh = {t: verdict(a, p) for t, a, p in zip(todo, analyses, probs, strict=True)}
-            for view in self.views:
-                view.receive(todo, analyses, probs)
+            fresh = self.fuse(todo, analyses)
             # Freed while collection is paused: the collector never walks them (left alive,
             # the first collection after the batch walked ~45,000 objects of 5,000 lines).
-            del analyses, probs
+            del analyses
         self._remember(fresh)
         return fresh
+
+    def fuse(self, texts: Sequence[str], analyses: Sequence[Analysis]) -> dict[str, _Parts]:
+        """The verdict parts of analysed texts (probabilities, then fusion with this classifier's
+        thresholds), handed to every view; nothing is cached here. A candidate model whose
+        analysis is this one's (models/chat/shadow_view.py `ModelView`) starts from here."""
+        probs = self.head_probabilities(analyses).tolist()
+        verdict = self._verdict_maker()
+        fresh = {t: verdict(a, p) for t, a, p in zip(texts, analyses, probs, strict=True)}
+        for view in self.views:
+            view.receive(texts, analyses, probs)
+        return fresh
+
+    def analyses_like(self, other: ChatClassifier) -> bool:
+        """Whether this classifier analyses every text exactly as `other` does: the analysis
+        (views, language, word-list and pattern hits) is code plus the model's word list and the
+        language guesser's setting, so two models with equal word lists share it."""
+        mine, theirs = self.analyzer, other.analyzer
+        return (
+            mine.languages.use_lingua == theirs.languages.use_lingua
+            and self.model.rule_features == other.model.rule_features
+            and (self.model.lexicon is other.model.lexicon or self.model.lexicon == other.model.lexicon)
+        )
 
     def _fresh_parts(self, texts: list[str]) -> list[_Parts]:
         """Analyse and fuse texts with this classifier's thresholds: no cache, no views."""
