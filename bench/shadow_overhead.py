@@ -11,9 +11,10 @@ run; CPU time of this process (time.process_time), median of runs, one core. Con
 - `chat.classifier` in shadow with the live thresholds (the shared verdict cache serves both);
 - `seat.hit_and_run` in shadow under the candidate rules version (uk-2022-09-28);
 - with `--with-model`, `chat.classifier` in shadow with a candidate model (policy `shadow.model_version`):
-  a second model instance with the live word list, scoring the live analyses with its own heads (a
-  `ModelView`, as the consumers serve such a candidate), and the same candidate as if its word list
-  differed ("own analysis"): it analyses and scores every chat line again;
+  a second instance of the shipped model with every head weight moved a little (`retrained_copy`: its
+  scores differ on every line, as a retrained model's do), scoring the live analyses with its own
+  heads (a `ModelView`, as the consumers serve a candidate with the live word list), and the same
+  candidate as if its word list differed ("own analysis"): it analyses every chat line again;
 - with `--share S`, the chat configurations again with the copies on a share S of the players
   (policy `shadow.share`, pipeline/shadow.py "A share below 1").
 The overhead per shadow detector is (shadow - none) / none against the 10 % target (issue 23).
@@ -33,6 +34,7 @@ shadow_overhead_share.json).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import gc
 import json
@@ -46,6 +48,8 @@ from contextlib import AbstractContextManager, nullcontext
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from bench import _callgrind
 from models.chat import load_classifier
@@ -113,6 +117,16 @@ def configurations(second: ChatClassifier | None = None, share: float | None = N
         "chat.classifier (live thresholds)": shadow("chat.classifier", LIVE, None),
         "seat.hit_and_run (candidate rules)": shadow("seat.hit_and_run", CANDIDATE, None),
     }
+
+
+def retrained_copy(classifier: ChatClassifier, *, seed: int = 23) -> ChatClassifier:
+    """The classifier with every head weight moved a little (x N(1, 0.1), seeded), as a model
+    retrained on more data would be: its scores differ from the live ones on every line, so no
+    live verdict or finding can stand in for its own (the same artifact twice would share them
+    and hide the cost of a real candidate)."""
+    model = classifier.model
+    noise = np.random.default_rng(seed).normal(1.0, 0.1, size=model.weights.shape).astype(np.float32)
+    return ChatClassifier(dataclasses.replace(model, weights=model.weights * noise))
 
 
 def run_once(events: Sequence[tuple[str, Event]], model: ChatClassifier, build: Factory,
@@ -217,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         return instructions(sys.argv[1:] if argv is None else argv)
     events = list(demo_traffic(seed=args.seed, minutes=args.minutes, players=args.players))
     model = load_classifier()
-    configs = configurations(load_classifier() if args.with_model else None, args.share)
+    configs = configurations(retrained_copy(load_classifier()) if args.with_model else None, args.share)
     mixes = {"simulated": events, "low-offence": low_offence(events, model)}
     if args.new_text:
         mixes["new-text"] = new_text(events)

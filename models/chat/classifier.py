@@ -134,6 +134,9 @@ def rule_features(analyses: Sequence[Analysis], categories: Sequence[str]) -> ND
 class AnalysisListener(Protocol):
     """A shadow copy handed each batch a `ChatClassifier` analyses (models/chat/shadow_view.py)."""
 
+    rescored: int
+    """Texts the copy had to analyse itself after all (should stay near 0)."""
+
     def receive(self, texts: Sequence[str], analyses: Sequence[Analysis], probs: Sequence[list[float]]) -> None:
         """The batch's distinct texts, their analyses and the live heads' probabilities."""
 
