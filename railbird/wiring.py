@@ -125,8 +125,11 @@ def make_detector_factory(
 
         candidate = candidate_classifier(classifier, live_thresholds=policy.category_thresholds,
                                          candidate=shadow_thresholds(policy))
-    log.info("shadow copies of %s", ", ".join(names), extra={"rules_version": candidate_rules.version,
-                                                           "shadow_model_version": policy.shadow.model_version})
+    from models.chat.shadow_view import ModelView
+
+    log.info("shadow copies of %s", ", ".join(names), extra={
+        "rules_version": candidate_rules.version, "shadow_model_version": policy.shadow.model_version,
+        "shadow_model_shares_analysis": isinstance(candidate, ModelView)})
     return lambda: build_with_shadows(rules=rules, classifier=classifier, chat_lateness=lateness, names=names,
                                       shadow_rules=candidate_rules, shadow_classifier=candidate,
                                       share=policy.shadow.share)
