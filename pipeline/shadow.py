@@ -52,7 +52,13 @@ from pipeline.detector import (
 )
 from pipeline.detectors.chat.lexicon import compile_lexicon
 from pipeline.detectors.chat.offences import Offence
-from pipeline.detectors.chat.repeat import LedgerTap, OffenceLedger, RepeatOffenderDetector
+from pipeline.detectors.chat.repeat import (
+    _TS,
+    LedgerTap,
+    OffenceLedger,
+    RepeatOffenderDetector,
+    _prior_counts,
+)
 from pipeline.findings import Finding
 from pipeline.registry import build_detectors
 from pipeline.rules import RulesConfig
@@ -240,6 +246,9 @@ class OverlayLedger(OffenceLedger):
         self._hidden = hidden
         self._order = order
         self._memo: dict[tuple[str, datetime], list[tuple[datetime, Offence]]] | None = None
+        self._foreign = False
+        """Whether this ledger holds an offence of a detector not in shadow (the shadow copies
+        record only their own, so never in practice): only then can one be in both ledgers."""
 
     def hold(self) -> None:
         """Until `release`: the live ledger does not change (a shadow copy is processing one
@@ -254,6 +263,8 @@ class OverlayLedger(OffenceLedger):
         """As `OffenceLedger.record` (into this ledger's own offences)."""
         if self._memo:
             self._memo.clear()
+        if offence.detector not in self._hidden:
+            self._foreign = True
         super().record(player_id, ts, offence)
 
     def restore(self, key: str, value: bytes, *, before: int) -> None:
@@ -261,6 +272,39 @@ class OverlayLedger(OffenceLedger):
         if self._memo:
             self._memo.clear()
         super().restore(key, value, before=before)
+        history = self._players.get(key)
+        if history is not None and any(o.detector not in self._hidden for _, o in history.view()):
+            self._foreign = True
+
+    def priors(self, player_id: str, ts: datetime, *, excluding: str, of: str) -> tuple[int, int]:
+        """As `OffenceLedger.priors`, over both ledgers' offences in time order: the counts do not
+        depend on the order of offences at one time (`_prior_counts`), so the two time-ordered
+        lists are joined by time alone, without the registry order `offences` gives ties; only
+        when the newest 64 must be cut (where ties at the cut would matter) from `offences`."""
+        own = super().offences(player_id, ts)
+        base = self._base(player_id, ts, own)
+        if not base:
+            joined = own
+        elif not own:
+            joined = base
+        elif len(base) + len(own) <= self._max_per_player:
+            joined = base + own
+            joined.sort(key=_TS)
+        else:
+            joined = self.offences(player_id, ts)
+        return _prior_counts(joined, ts, self._gap, excluding=excluding, of=of)
+
+    def _base(
+        self, player_id: str, now: datetime, own: list[tuple[datetime, Offence]]
+    ) -> list[tuple[datetime, Offence]]:
+        """The live ledger's offences in the window, without those of the detectors in shadow
+        (and, should this ledger hold any of other detectors, without those it holds too)."""
+        hidden = self._hidden
+        base = [x for x in self._live.offences(player_id, now) if x[1].detector not in hidden]
+        if self._foreign and base and own:
+            seen = {(o.event_id, o.finding_id) for _, o in own}
+            base = [x for x in base if (x[1].event_id, x[1].finding_id) not in seen]
+        return base
 
     def offences(self, player_id: str, now: datetime) -> list[tuple[datetime, Offence]]:
         """Both ledgers' offences in the window ending at `now`, oldest first (newest 64, as live)."""
@@ -278,13 +322,11 @@ class OverlayLedger(OffenceLedger):
 
     def _merged(self, player_id: str, now: datetime) -> list[tuple[datetime, Offence]]:
         own = super().offences(player_id, now)
-        seen = {(o.event_id, o.finding_id) for _, o in own}
-        base = [(t, o) for t, o in self._live.offences(player_id, now)
-                if o.detector not in self._hidden and (o.event_id, o.finding_id) not in seen]
+        base = self._base(player_id, now, own)
         if not base:
             return own
-        last = len(self._order)
-        merged = sorted([*base, *own], key=lambda x: (x[0], self._order.get(x[1].detector, last)))
+        last, order = len(self._order), self._order.get
+        merged = sorted([*base, *own], key=lambda x: (x[0], order(x[1].detector, last)))
         # The live ledger keeps a player's newest `max_per_player` offences; so does the shadow world.
         return merged[-self._max_per_player:]
 

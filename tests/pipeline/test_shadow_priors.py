@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pipeline.contracts import ChatMessage
 from pipeline.detectors.chat.classifier import ClassifierDetector
 from pipeline.detectors.chat.offences import Offence
-from pipeline.detectors.chat.repeat import OffenceLedger
+from pipeline.detectors.chat.repeat import OffenceLedger, _prior_counts
 from pipeline.shadow import OverlayLedger
 from pipeline.shadow_shared import SharedClassifierFindings, _LastFindings
 from pipeline.text_model import TextVerdict
@@ -69,6 +69,40 @@ def test_one_read_priors_equal_two_prior_calls_on_an_overlay() -> None:
         assert _check(overlay, rng, players) > 50
     finally:
         overlay.release()
+
+
+def test_priors_of_a_small_overlay_join_by_time_and_equal_the_registry_ordered_merge() -> None:
+    """Under 64 offences a player the overlay joins its own and the live offences by time alone
+    (`OverlayLedger.priors`): with many offences at one second (ties in both ledgers, other
+    detectors' order in the registry), its counts equal those over the registry-ordered merge
+    `offences` gives, and a foreign offence recorded in both ledgers is counted once."""
+    rng = random.Random(5)
+    players = [f"p{i}" for i in range(6)]
+    live = OffenceLedger(window=timedelta(days=30))
+    overlay = OverlayLedger(live, hidden=frozenset({"chat.classifier"}), window=timedelta(days=30),
+                            order={"chat.flooding": 0, "chat.classifier": 1, "chat.shouting": 2})
+    for i in range(150):
+        ts = T0 + timedelta(seconds=rng.randrange(0, 40) * 30)  # few distinct times: ties
+        detector = rng.choice(("chat.classifier", "chat.flooding", "chat.shouting"))
+        offence = Offence(f"e{rng.randrange(60)}", rng.choice(CATEGORIES), f"{detector}-f{i}", detector)
+        (overlay if detector == "chat.classifier" and rng.random() < 0.5 else live).record(
+            rng.choice(players), ts, offence)
+    checked = 0
+    for _ in range(600):
+        player, of = rng.choice(players), rng.choice(CATEGORIES)
+        ts = T0 + timedelta(seconds=rng.randrange(0, 1300))
+        excluding = f"e{rng.randrange(60)}"
+        exact = _prior_counts(overlay.offences(player, ts), ts, timedelta(minutes=2), excluding=excluding, of=of)
+        assert overlay.priors(player, ts, excluding=excluding, of=of) == exact
+        checked += exact != (0, 0)
+    assert checked > 100
+    assert all(len(overlay.offences(p, T0 + timedelta(hours=1))) <= 64 for p in players)
+    foreign = Offence("e-both", "insult", "flood-1", "chat.flooding")
+    live.record("p0", T0, foreign)
+    later = T0 + timedelta(minutes=10)
+    before = len(overlay.offences("p0", later))
+    overlay.record("p0", T0, foreign)  # the same offence in both ledgers
+    assert len(overlay.offences("p0", later)) == before
 
 
 class _Counting:

@@ -62,7 +62,8 @@ class OffenceLedger:
         """Add an offence to a player's history, once (the same finding of the same message again,
         as a replay over a restored history re-records it, is not a second offence)."""
         history = self._history(player_id)
-        if any(offence.same(o) for o in history.values()):
+        event_id, finding_id = offence.event_id, offence.finding_id  # `Offence.same`, inlined: per finding
+        if any(o.finding_id == finding_id and o.event_id == event_id for _, o in history.view()):
             return
         if offence.source < 0 <= self._position:
             offence = replace(offence, source=self._position)
