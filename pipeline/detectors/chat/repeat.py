@@ -161,20 +161,24 @@ def _prior_counts(
     episode whichever comes first, so time order alone gives its counts. One pass, because the tap
     stamps both on every finding and a busy offender's window holds up to 64 offences."""
     rule_of = _RULE_OF.get(of, of)
+    rule_get = _RULE_OF.get
     last: dict[str, datetime] = {}
     every = same = 0
     last_same: datetime | None = None
     joins_every = joins_same = False
+    since = ts - gap  # `ts - t <= gap` without a timedelta per offence
     for t, offence in offences:
-        if t > ts or offence.event_id == excluding:
+        if t > ts:
+            break  # oldest first: the rest are later too
+        if offence.event_id == excluding:
             continue
         category = offence.category
-        rule = _RULE_OF.get(category, category)
+        rule = rule_get(category, category)
         previous = last.get(rule)
         if previous is None or t - previous > gap:
             every += 1
         last[rule] = t
-        near = ts - t <= gap
+        near = t >= since
         if rule == rule_of and near:
             joins_every = True
         if category == of:
