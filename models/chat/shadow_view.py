@@ -29,10 +29,18 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from models.chat.classifier import (
+    _CACHED_CHARS,
+    RULE_THRESHOLD,
+    SCORED_CATEGORIES,
+    ChatClassifier,
+    _gc_paused,
+    _new_verdict,
+)
 from pipeline.text_model import TextClassifier, TextVerdict
 
 if TYPE_CHECKING:
-    from models.chat.classifier import Analysis, ChatClassifier, _Parts
+    from models.chat.classifier import Analysis, _Parts
 
 PENDING_TEXTS = 4_096
 """Analyses a `ModelView` keeps for texts its shadow copy has not asked for yet: a few batches (on
@@ -75,8 +83,6 @@ class ThresholdView:
         """A batch the live classifier has just analysed (and fused with its own thresholds, and is
         about to cache): texts whose verdict the thresholds cannot change are taken from the live
         cache later, the others fused here with this view's thresholds."""
-        from models.chat.classifier import _CACHED_CHARS
-
         live = self._live
         key = (
             live.model,
@@ -114,8 +120,11 @@ class ThresholdView:
 
     def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
         """Verdicts under the candidate thresholds: the live classifier analyses what neither has."""
-        from models.chat.classifier import _new_verdict
-
+        if len(texts) == 1 and isinstance(texts[0], str):  # a shadow copy's one message, mostly held
+            held = self._parts(texts[0])
+            if held is not None:
+                scores, spans, language, flagged, automatic = held
+                return [_new_verdict(scores.copy(), spans, language, flagged, automatic)]
         keys = [t if isinstance(t, str) else "" for t in texts]
         missing = [k for k in dict.fromkeys(keys) if self._parts(k) is None]
         if missing:
@@ -163,8 +172,6 @@ def _same_checker(
     Everything else (spans, language, automatic points, the order of flags) depends on these
     answers and the scores only, so equal answers give equal parts (tests/models/test_shadow_view.py
     compares the two fusions on random texts and thresholds)."""
-    from models.chat.classifier import RULE_THRESHOLD, SCORED_CATEGORIES
-
     if live.model is not base or live.cache_size <= 0 or live.categories != twin.categories:
         return None
     columns = live.categories
@@ -236,8 +243,6 @@ def candidate_classifier(
     """The classifier shadow copies use: the live one when the candidate thresholds are the live
     ones (its verdict cache serves both), else a `ThresholdView` of it. A classifier that is no
     `ChatClassifier` (a test double) has no thresholds to change: it is returned as it is."""
-    from models.chat.classifier import ChatClassifier
-
     if dict(candidate) == dict(live_thresholds) or not isinstance(live, ChatClassifier):
         return live
     return ThresholdView(live, candidate)
@@ -273,9 +278,12 @@ class ModelView:
     def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
         """The candidate's verdicts: texts it has not scored get the live analysis (the live
         classifier analyses those it has not seen, and hands them here), then its own heads."""
-        from models.chat.classifier import _gc_paused, _new_verdict
-
         candidate = self._candidate
+        if len(texts) == 1 and isinstance(texts[0], str):  # a shadow copy's one message, mostly held
+            held = candidate._cache.get(texts[0])
+            if held is not None:
+                scores, spans, language, flagged, automatic = held
+                return [_new_verdict(scores.copy(), spans, language, flagged, automatic)]
         keys = [t if isinstance(t, str) else "" for t in texts]
         missing = [k for k in dict.fromkeys(keys) if k not in candidate._cache]
         fresh: dict[str, _Parts] = {}
@@ -305,8 +313,6 @@ class ModelView:
 def candidate_model(live: TextClassifier, candidate: TextClassifier) -> TextClassifier:
     """The classifier shadow copies of a candidate model use: a `ModelView` on the live analyses
     where it can be one, else the candidate scoring every text itself."""
-    from models.chat.classifier import ChatClassifier
-
     if isinstance(live, ChatClassifier) and isinstance(candidate, ChatClassifier) and live.analyses_like(candidate):
         return ModelView(live, candidate)
     return candidate
