@@ -120,11 +120,6 @@ class ThresholdView:
 
     def classify(self, texts: Sequence[str]) -> list[TextVerdict]:
         """Verdicts under the candidate thresholds: the live classifier analyses what neither has."""
-        if len(texts) == 1 and isinstance(texts[0], str):  # a shadow copy's one message, mostly held
-            held = self._parts(texts[0])
-            if held is not None:
-                scores, spans, language, flagged, automatic = held
-                return [_new_verdict(scores.copy(), spans, language, flagged, automatic)]
         keys = [t if isinstance(t, str) else "" for t in texts]
         missing = [k for k in dict.fromkeys(keys) if self._parts(k) is None]
         if missing:
@@ -279,11 +274,6 @@ class ModelView:
         """The candidate's verdicts: texts it has not scored get the live analysis (the live
         classifier analyses those it has not seen, and hands them here), then its own heads."""
         candidate = self._candidate
-        if len(texts) == 1 and isinstance(texts[0], str):  # a shadow copy's one message, mostly held
-            held = candidate._cache.get(texts[0])
-            if held is not None:
-                scores, spans, language, flagged, automatic = held
-                return [_new_verdict(scores.copy(), spans, language, flagged, automatic)]
         keys = [t if isinstance(t, str) else "" for t in texts]
         missing = [k for k in dict.fromkeys(keys) if k not in candidate._cache]
         fresh: dict[str, _Parts] = {}
