@@ -216,8 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--with-model", action="store_true",
-                        help="also chat.classifier in shadow with a second model (a second instance of the shipped "
-                             "artifact: the same cost as any candidate of its format), on the live analyses and on its own")
+                        help="also chat.classifier in shadow with a candidate model (the shipped one with its head "
+                             "weights moved, `retrained_copy`), on the live analyses and scoring alone")
     parser.add_argument("--share", type=float, default=None,
                         help="also the chat configurations with the copies on this share of the players")
     parser.add_argument("--new-text", action="store_true",

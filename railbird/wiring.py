@@ -105,28 +105,24 @@ def make_detector_factory(
     lateness = chat_lateness(settings)
     if policy is None or not policy.shadow.enabled:
         return lambda: build_detectors(rules=rules, classifier=classifier, chat_lateness=lateness)
+    from models.chat.shadow_view import ModelView, candidate_classifier, candidate_model
+
     names, candidate_rules = policy.shadow.detectors, shadow_rules(policy)
     candidate: TextClassifier
     if policy.shadow.model_version is not None:
         if shadow_model is None:
             raise ValueError(f"the policy runs chat model version {policy.shadow.model_version} in shadow: "
                              "pass its verified file (shadow_model_file)")
-        # A second model scores every chat message again: what promoting it would serve, with the
-        # policy's live overrides and the candidate thresholds on top (as a promotion would apply them).
-        # With the live word list it scores the live analyses (models/chat/shadow_view.py ModelView).
-        from models.chat.shadow_view import candidate_model
-
+        # A second model scores every chat message with its own heads: what promoting it would serve,
+        # with the policy's live overrides and the candidate thresholds on top (as a promotion would
+        # apply them); with the live word list it scores the live analyses (ModelView).
         candidate = candidate_model(classifier, load_chat_classifier(
             settings.model_copy(update={"chat_model_path": shadow_model}), shadow_thresholds(policy)))
     else:
         # Shadow copies share the live model: candidate thresholds are a view of it that fuses the
         # live analysis again, so no message is scored twice (models/chat/shadow_view.py).
-        from models.chat.shadow_view import candidate_classifier
-
         candidate = candidate_classifier(classifier, live_thresholds=policy.category_thresholds,
                                          candidate=shadow_thresholds(policy))
-    from models.chat.shadow_view import ModelView
-
     log.info("shadow copies of %s", ", ".join(names), extra={
         "rules_version": candidate_rules.version, "shadow_model_version": policy.shadow.model_version,
         "shadow_model_shares_analysis": isinstance(candidate, ModelView)})

@@ -170,13 +170,13 @@ class ChatClassifier:
         self._lock = threading.Lock()
         self._spans: dict[tuple[int, int, str], Span] = {}
         self.policy_floors: dict[str, float] = {}
+        """Thresholds the admin policy set (railbird/wiring.py): besides a head's review point, a
+        category's pattern hits and word-backed insults must reach them too, so raising a
+        category's threshold quiets every way that category is flagged."""
         self.views: list[AnalysisListener] = []
         """Shadow copies (models/chat/shadow_view.py) handed every batch this classifier analyses:
         candidate thresholds fuse its probabilities again, a candidate model scores its analyses,
         so no shadow copy analyses a message again."""
-        """Thresholds the admin policy set (railbird/wiring.py): besides a head's review point, a
-        category's pattern hits and word-backed insults must reach them too, so raising a
-        category's threshold quiets every way that category is flagged."""
 
     def head_probabilities(self, analyses: Sequence[Analysis]) -> NDArray[np.float32]:
         """Calibrated probability per statistical head (rows: messages, columns: the model's heads)."""
