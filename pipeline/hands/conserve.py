@@ -14,7 +14,6 @@ def check_chips(
     committed: list[int],
     returned: list[int],
     stacks: list[int],
-    starting: list[int],
     finishing: Sequence[int],
     winnings: Sequence[int],
     computed: list[int] | None,
@@ -47,6 +46,6 @@ def check_chips(
             if finishing[i] != stacks[i] + won[i]:
                 raise HandIntegrityError(
                     "inconsistent_stacks",
-                    f"p{i + 1} finishes with {finishing[i]}, replay gives {stacks[i] + won[i]} (started {starting[i]})",
+                    f"p{i + 1} finishes with {finishing[i]}, replay gives {stacks[i] + won[i]} (started {stacks[i] + committed[i]})",
                 )
     return tuple(won)

@@ -11,7 +11,6 @@ literally as what player i posts; heads-up, the player posting the smaller blind
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple, cast
 
 from pipeline.hands.cards import parse_cards
@@ -24,6 +23,8 @@ from pipeline.hands.variants import VARIANTS, VariantSpec, variant_spec
 PREFLOP, FLOP, TURN, RIVER = range(4)
 STREET_NAMES = ("preflop", "flop", "turn", "river")
 BOARD_SIZES = (0, 3, 4, 5)
+_UNKNOWN_HOLES: dict[str, tuple[int | None, ...]] = {"??" * k: (None,) * k for k in range(1, 7)}
+"""Hole cards nobody saw, 1 to 6 of them: what `_cards` would return for them."""
 
 
 class Step(NamedTuple):
@@ -51,9 +52,16 @@ class Step(NamedTuple):
     all_in: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """Everything learned by replaying a hand; `partial` lists what could not be checked."""
+_new_step = tuple.__new__
+"""Builds a `Step` from its fields in order, without the Python-level `__new__` a named tuple's
+call goes through (one per betting action of every hand replayed)."""
+
+
+class Replay(NamedTuple):
+    """Everything learned by replaying a hand; `partial` lists what could not be checked.
+
+    A named tuple, immutable like the frozen dataclass it was, built in a third of the time
+    (a frozen dataclass sets each of its fields through `object.__setattr__`): one per hand decoded."""
 
     n: int
     big_blind: int
@@ -70,7 +78,7 @@ class Replay:
     winnings: tuple[int, ...]
     """Chips pushed to each player from the pot (net of returned bets)."""
     shown: tuple[int, ...] = ()
-    partial: tuple[str, ...] = field(default=())
+    partial: tuple[str, ...] = ()
     variant: str = "NT"
     """The game's code (`variants.VARIANTS`): which showdown rules price its equity."""
 
@@ -101,12 +109,34 @@ def replay_actions(
     if spec is None or not spec.analysed:
         raise HandIntegrityError("unknown_variant", f"variant {variant!r} is carried but not replayed")
     table = HandState(antes=antes, blinds=blinds, min_bet=min_bet, stacks=stacks, spec=spec)
-    apply = table.apply
-    for index, action in enumerate(actions):
-        if " #" in action:  # a comment; most actions have none, so the split is skipped
-            action = action.split(" #", 1)[0]
-        apply(index, action.split(" "))
+    # `HandState.apply`'s dispatch, inlined with one try around the loop: a hand is replayed on
+    # every decode and this saves a call per action; the error is the same (`_action_error`).
+    deal, act = table._deal, table._act
+    index, action = 0, ""
+    try:
+        for index, action in enumerate(actions):
+            if " #" in action:  # a comment; most actions have none, so the split is skipped
+                action = action.split(" #", 1)[0]
+            parts = action.split(" ")
+            if parts[0] == "d":
+                deal(parts)
+            else:
+                act(index, int(parts[0][1:]) - 1, parts[1], parts[2:])
+    except (IndexError, ValueError) as exc:
+        raise _action_error(exc, index, action) from None
     return table.finish(finishing_stacks=finishing_stacks, winnings=winnings, rake=rake, run_count=run_count)
+
+
+def _action_error(exc: IndexError | ValueError, index: int, action: str) -> HandIntegrityError:
+    """What a failed action raises: its own `HandIntegrityError` with the action's index (lets an
+    importer point at the source line), or an `illegal_action` one for a malformed action."""
+    if isinstance(exc, HandIntegrityError):
+        if exc.action is None:
+            exc.action = index
+        return exc
+    error = HandIntegrityError("illegal_action", f"action {index} {action!r}: {exc}")
+    error.action = index
+    return error
 
 
 class HandState:
@@ -141,10 +171,15 @@ class HandState:
         posted = [*blinds[:n], *[0] * (n - len(blinds))]
         # Antes and dead blinds are not bets: an uncalled bet is measured without them. Putting in
         # 0 chips changes nothing, so only the players who post are visited.
-        self.dead = [0] * n
-        for i, ante in enumerate(antes[:n]):
-            if ante:
-                self.dead[i] = self._put(i, ante, street_bet=False)
+        dead = self.dead = [0] * n
+        if any(antes):
+            # `_put(i, ante, street_bet=False)` for each ante, inlined: every tournament hand has one per player.
+            stacks, committed = self.stacks, self.committed
+            for i, ante in enumerate(antes[:n]):
+                paid = dead[i] = min(ante, stacks[i])
+                stacks[i] -= paid
+                committed[i] += paid
+            self.pot += sum(dead)
         for i, blind in enumerate(posted):
             if blind:
                 self._put(i, blind, street_bet=True)
@@ -161,8 +196,8 @@ class HandState:
         # Postflop the first player after the button acts first; heads-up that is the big blind.
         self.post_order = [biggest, 1 - biggest] if n == 2 else list(range(n))
         pre_start = (biggest + 1) % n
-        self.order = [(pre_start + k) % n for k in range(n)]
-        self._position = {p: k for k, p in enumerate(self.order)}
+        self.order: list[int] = [*range(pre_start, n), *range(pre_start)]
+        self._position = dict(zip(self.order, range(n), strict=True))
         self.need = {i for i, stack in enumerate(self.stacks) if stack > 0}  # nobody has folded yet
         if len(self.need) == 1 and self.to_call(next(iter(self.need))) == 0:
             self.need = set()  # everyone else is all-in on the blinds and nothing is owed
@@ -217,13 +252,7 @@ class HandState:
             else:
                 self._act(index, int(parts[0][1:]) - 1, parts[1], parts[2:])
         except (IndexError, ValueError) as exc:
-            if isinstance(exc, HandIntegrityError):
-                if exc.action is None:
-                    exc.action = index  # lets an importer point at the source line
-                raise
-            error = HandIntegrityError("illegal_action", f"action {index} {' '.join(parts)!r}: {exc}")
-            error.action = index
-            raise error from None
+            raise _action_error(exc, index, " ".join(parts)) from None
 
     def _cards(self, text: str) -> tuple[int | None, ...]:
         try:
@@ -244,7 +273,13 @@ class HandState:
             if self.dealt[i]:
                 raise HandIntegrityError("illegal_action", f"p{i + 1} dealt hole cards twice")
             self.dealt[i] = True
-            cards = self._cards(parts[3])
+            text = parts[3]
+            if text in _UNKNOWN_HOLES:
+                # Opponents' cards not shown ('????', most deals in a GGPoker file): no card to
+                # check against the others, so `_cards` and its set update are skipped.
+                cards: tuple[int | None, ...] = _UNKNOWN_HOLES[text]
+            else:
+                cards = self._cards(text)
             want = self.spec.hole
             if len(cards) != want:
                 raise HandIntegrityError(
@@ -282,9 +317,10 @@ class HandState:
         self.min_raise = self.big_blind
         self.aggressor = None
         self.order = self.post_order
-        self._position = {p: k for k, p in enumerate(self.order)}
+        self._position = dict(zip(self.order, range(len(self.order)), strict=True))
         self.cursor = -1
-        able = [i for i in range(self.n) if self._can_act(i)]
+        folded, stacks = self.folded, self.stacks
+        able = [i for i in range(self.n) if not folded[i] and stacks[i] > 0]  # `_can_act`, inlined
         self.need = set(able) if len(able) >= 2 else set()
 
     def _act(self, index: int, i: int, verb: str, rest: list[str]) -> None:
@@ -295,7 +331,13 @@ class HandState:
             return
         if verb == "sd":
             raise HandIntegrityError("illegal_action", "discards are not part of hold'em")
-        expected = self.next_actor()
+        order = self.order
+        # The usual turn: the player after the last actor is owed an action (what `next_actor`
+        # would find first); anything else asks `next_actor`.
+        if i not in self.need or order[(self._position.get(self.cursor, -1) + 1) % len(order)] != i:
+            expected = self.next_actor()
+        else:
+            expected = i
         if expected != i:
             who = "nobody" if expected is None else f"p{expected + 1}"
             raise HandIntegrityError("illegal_action", f"action {index}: p{i + 1} acted but {who} was to act")
@@ -305,7 +347,9 @@ class HandState:
         aggressor = self.aggressor
         if verb == "f":
             self.folded[i] = True
-            self._live = tuple([j for j in active if j != i])  # a list is built faster than a generator
+            live = list(active)  # i is in it (owed an action, so not folded): removed in C,
+            live.remove(i)  # no comprehension frame
+            self._live = tuple(live)
             kind, amount = "fold", 0
             self.need.discard(i)
             if len(self._live) == 1:
@@ -321,8 +365,8 @@ class HandState:
             raise HandIntegrityError("illegal_action", f"unknown verb {verb!r}")
         self.cursor = i
         self.steps.append(
-            Step(index, self.street, i, kind, amount, facing, aggressor, pot_before,
-                 self.pot, active, self.stacks[i] == 0 and amount > 0)
+            _new_step(Step, (index, self.street, i, kind, amount, facing, aggressor, pot_before,
+                             self.pot, active, self.stacks[i] == 0 and amount > 0))
         )
 
     def _raise(self, i: int, target: int) -> tuple[str, int]:
@@ -347,7 +391,8 @@ class HandState:
         kind = "bet" if top == 0 else "raise"
         self._put(i, add, street_bet=True)
         self.aggressor = i
-        self.need = {j for j in range(self.n) if j != i and self._can_act(j)}
+        folded, stacks = self.folded, self.stacks
+        self.need = {j for j in range(self.n) if j != i and not folded[j] and stacks[j] > 0}  # `_can_act`, inlined
         return kind, add
 
     def _show(self, i: int, rest: list[str]) -> None:
@@ -403,7 +448,6 @@ class HandState:
             partial.append("run_multiple_boards")
         final = check_chips(
             n=self.n, committed=self.committed, returned=returned, stacks=self.stacks,
-            starting=[s + c for s, c in zip(self.stacks, self.committed, strict=True)],
             finishing=finishing_stacks, winnings=winnings, computed=computed, rake=rake,
         )
         return Replay(
