@@ -7,7 +7,7 @@ The grammar is in `stars_lines.py`; the header parsers in `stars_header.py`; the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -46,6 +46,8 @@ class Body:
     table: str
     button: int
     start: int
+    currency: str = ""
+    """The header's currency symbol ('' for chips), every amount of the hand checked against it."""
     seats: dict[str, int] = field(default_factory=dict)
     stacks: dict[str, int] = field(default_factory=dict)
     head_bounty: dict[str, int] = field(default_factory=dict)
@@ -75,14 +77,18 @@ class Body:
     end: int = 0
     junk: list[int] = field(default_factory=list)
 
-    def money(self, text: str, line: int) -> int:
-        """A chip amount of this hand; a currency other than the header's is a reason to reject."""
-        symbol = text[0] if text[0] in CURRENCY_SYMBOLS else ""
-        if symbol != self.header.currency and text.strip("0.,") != "":  # a bare 0 needs no currency
-            raise HandIntegrityError(
-                "parse_error", f"line {line}: amount {text!r} is not in the hand's currency {self.header.currency or 'chips'!r}"
-            )
-        return amount(text)
+
+
+@lru_cache(maxsize=8192)
+def money(text: str, currency: str) -> int:
+    """A chip amount of a hand in `currency` ('' for chips); another currency is a reason to reject.
+
+    Cached, so the usual call (the same blinds, bets and stacks recur) runs no Python frame; an
+    error names no line: `parse_body` adds the line it was reading (`_at_line`)."""
+    symbol = text[0] if text and text[0] in CURRENCY_SYMBOLS else ""
+    if symbol != currency and text.strip("0.,") != "":  # a bare 0 needs no currency
+        raise HandIntegrityError("parse_error", f"amount {text!r} is not in the hand's currency {currency or 'chips'!r}")
+    return amount(text)
 
 
 def parse_body(lines: list[str], start: int, header: Callable[[str], Header]) -> Body:
@@ -93,30 +99,61 @@ def parse_body(lines: list[str], start: int, header: Callable[[str], Header]) ->
         raise HandIntegrityError("parse_error", f"line {start + 1}: no table line after the header")
     if table["button"] is None:
         raise HandIntegrityError("parse_error", f"line {start + 1}: the table line names no button seat")
-    body = Body(head, table["table"], int(table["button"]), start)
+    body = Body(head, table["table"], int(table["button"]), start, head.currency)
     numbered = enumerate(lines[2:], start=start + 2)
     # Two loops over one iterator: the body lines up to the summary marker, then the summary's
     # (only these can be junk), so no line pays for the other part's tests.
-    for number, line in numbered:
-        try:
-            _body_line(body, line, number)
-        except HandIntegrityError as exc:
-            raise _at_line(exc, number) from None
-        body.end = number
-        if body.in_summary:
-            break
-    for number, line in numbered:
-        try:
-            _summary_line(body, line, number)
-        except HandIntegrityError as exc:
-            raise _at_line(exc, number) from None
-        if not body.junk:
-            body.end = number
+    _read_body(body, numbered)
+    _read_summary(body, numbered)
     if not body.in_summary:
         raise HandIntegrityError("truncated", f"line {start + len(lines) - 1}: the hand ends without its summary")
     if len(body.seats) < 2:
         raise HandIntegrityError("parse_error", f"line {start}: fewer than two players dealt in")
     return body
+
+
+def _read_body(body: Body, numbered: Iterator[tuple[int, str]]) -> None:
+    """The lines up to and including the summary marker. The usual lines are told apart here, in
+    the loop, each saving a call: actions ("name: verb ...", the name ending at the first ': '),
+    seat lines and deals; `_body_line` reads the rest, exactly as it would these."""
+    seats, absent = body.seats, body.absent
+    number = body.end
+    for number, line in numbered:
+        try:
+            cut = line.find(": ")
+            if cut > 0:
+                if (name := line[:cut]) in seats or name in absent:
+                    _verb(body, name, line[cut + 2 :], number, line)
+                elif line.startswith("Seat ") and line.find(": ", cut + 1) < 0:
+                    _seat(body, line, number)
+                else:
+                    _body_line(body, line, number, cut)
+            elif line.startswith("Dealt to "):
+                _dealt(body, line, number)
+            else:
+                _body_line(body, line, number, cut)
+        except HandIntegrityError as exc:
+            raise _at_line(exc, number) from None
+        if body.in_summary:
+            break
+    body.end = number
+
+
+def _read_summary(body: Body, numbered: Iterator[tuple[int, str]]) -> None:
+    """The summary's lines; the first that is not a summary line starts the junk after the hand.
+    A seat's line without shown cards ("Seat 3: bob folded before Flop", most of them) is
+    accepted here without a call; the rest go to `_summary_line`."""
+    junk = body.junk
+    for number, line in numbered:
+        if not junk and line.startswith("Seat ") and "ed [" not in line and g.SUMMARY_OK.match(line):
+            body.end = number
+            continue
+        try:
+            _summary_line(body, line, number)
+        except HandIntegrityError as exc:
+            raise _at_line(exc, number) from None
+        if not junk:
+            body.end = number
 
 
 def _at_line(exc: HandIntegrityError, number: int) -> HandIntegrityError:
@@ -131,13 +168,8 @@ def _not_understood(line: str, number: int) -> HandIntegrityError:
     return HandIntegrityError("parse_error", f"line {number}: line not understood: {shown!r}")
 
 
-def _body_line(body: Body, line: str, number: int) -> None:
-    # Most lines are "name: verb ..." actions: they are tried first, the rest by their prefix.
-    # The usual case (the name ends at the first ': ') is tested here, saving a call per line.
-    cut = line.find(": ")
-    if cut > 0 and ((name := line[:cut]) in body.seats or name in body.absent):
-        _verb(body, name, line[cut + 2 :], number, line)
-        return
+def _body_line(body: Body, line: str, number: int, cut: int) -> None:
+    """A body line other than the usual action (`cut`: where its first ': ' is, or -1)."""
     later = line.find(": ", cut + 1) if cut > 0 else -1
     split = _split_name(body, line, later) if later > 0 else None  # a name holding ': '
     if split is not None:
@@ -152,7 +184,7 @@ def _body_line(body: Body, line: str, number: int) -> None:
         m = g.UNCALLED.match(line)
         if m is None:
             raise _not_understood(line, number)
-        body.returned[m["name"]] = body.returned.get(m["name"], ZERO) + body.money(m["amt"], number)
+        body.returned[m["name"]] = body.returned.get(m["name"], ZERO) + money(m["amt"], body.currency)
     elif ' said, "' in line and (m := g.CHAT.match(line)):
         body.chats.append((number, m["name"], m["text"]))
     elif line.strip():
@@ -213,7 +245,7 @@ def _seat(body: Body, line: str, number: int) -> None:
     if name in body.seats:
         raise HandIntegrityError("parse_error", f"line {number}: {name!r} is seated twice")
     body.seats[name] = int(m["seat"])
-    body.stacks[name] = body.money(m["chips"], number)
+    body.stacks[name] = money(m["chips"], body.currency)
     if m["bounty"]:
         body.head_bounty[name] = amount(m["bounty"])
 
@@ -241,10 +273,10 @@ def _verb(body: Body, name: str, rest: str, number: int, line: str) -> None:
             body.steps.append((fast, name, ZERO, number))
             return
         if fast == "raise" and len(words) >= 4 and words[2] == "to":
-            body.steps.append((fast, name, body.money(words[3], number), number))
+            body.steps.append((fast, name, money(words[3], body.currency), number))
             return
         if fast != "raise" and len(words) >= 2:
-            body.steps.append((fast, name, body.money(words[1], number), number))
+            body.steps.append((fast, name, money(words[1], body.currency), number))
             return
     found = _classify(rest)
     if found is None:
@@ -261,9 +293,9 @@ def _verb(body: Body, name: str, rest: str, number: int, line: str) -> None:
     elif kind in ("fold", "check"):
         body.steps.append((kind, name, ZERO, number))
     elif kind in ("call", "bet", "raise"):
-        body.steps.append((kind, name, body.money(text, number), number))
+        body.steps.append((kind, name, money(text, body.currency), number))
     else:
-        _post(body, name, kind, body.money(text, number))
+        _post(body, name, kind, money(text, body.currency))
 
 
 @lru_cache(maxsize=4096)
@@ -301,7 +333,7 @@ def _post(body: Body, name: str, kind: str, value: int) -> None:
 
 def _fact(body: Body, line: str, number: int) -> None:
     if m := g.COLLECTED.match(line):
-        body.collected[m["name"]] = body.collected.get(m["name"], ZERO) + body.money(m["amt"], number)
+        body.collected[m["name"]] = body.collected.get(m["name"], ZERO) + money(m["amt"], body.currency)
     elif m := g.BOUNTY.match(line):
         _bounty(body, m, number)
     elif m := g.PLACE.match(line):
@@ -337,9 +369,9 @@ def _summary_line(body: Body, line: str, number: int) -> None:
     if not line.strip():
         return
     if line.startswith("Total pot ") and (m := g.TOTAL.match(line)):  # the prefix TOTAL needs
-        body.total_pot = (body.money(m["pot"], number), number)
+        body.total_pot = (money(m["pot"], body.currency), number)
         for house in g.HOUSE.finditer(line):
-            body.house += body.money(house["amt"], number)
+            body.house += money(house["amt"], body.currency)
     elif ("showed [" in line or "mucked [" in line) and (m := g.SUMMARY_CARDS.match(line)):
         # SUMMARY_CARDS needs one of those words: testing for them first skips its slow lazy scan
         # on the many "folded before Flop" lines.

@@ -92,6 +92,7 @@ def test_bad_hands_each_get_a_line_and_a_reason_and_the_rest_imports() -> None:
         _variant(5, "lc: calls $0.10\n*** FLOP", "lc: calls €0.10\n*** FLOP"),
         _variant(6, "la: bets $0.10", "la: \x00\x01\xff\xfe bets"),
         _variant(7, "lc: calls $0.10\n*** TURN", "lc: raises $0.30 to $0.40\n*** TURN"),
+        _variant(9, "lc: calls $0.10\n*** FLOP", "lc: calls  $0.10\n*** FLOP"),  # an empty amount crashed the import
         _variant(8),
     ]
     outs = _outcomes("".join(parts).encode("utf-8", errors="surrogateescape"))
@@ -99,7 +100,7 @@ def test_bad_hands_each_get_a_line_and_a_reason_and_the_rest_imports() -> None:
     assert kinds == [
         ("Junk", None), ("Imported", None), ("Rejected", "truncated"), ("Rejected", "chips_not_conserved"),
         ("Rejected", "parse_error"), ("Rejected", "parse_error"), ("Rejected", "parse_error"),
-        ("Rejected", "illegal_action"), ("Imported", None),
+        ("Rejected", "illegal_action"), ("Rejected", "parse_error"), ("Imported", None),
     ]
     rejected = [o for o in outs if isinstance(o, Rejected)]
     numbered = "".join(parts).splitlines()
@@ -113,6 +114,7 @@ def test_bad_hands_each_get_a_line_and_a_reason_and_the_rest_imports() -> None:
     assert f"line {line_of('calls €')}:" in rejected[3].reason and "not in the hand's currency" in rejected[3].reason
     assert rejected[4].line == line_of("\x00") or f"line {line_of(chr(0))}" in rejected[4].reason
     assert rejected[5].line == line_of("raises $0.30 to $0.40") and "fixed limit" in rejected[5].reason
+    assert rejected[6].reason == f"line {line_of('calls  $')}: not an amount: ''"
 
 
 def test_encodings_boms_and_concatenated_files() -> None:
