@@ -64,29 +64,38 @@ class HandRecord(Contract):
 
     @model_validator(mode="after")
     def _consistent(self) -> HandRecord:
-        n = len(self.players)
-        if len(set(self.players)) != n:
+        # Every hand decoded or imported passes here: the usual (valid) hand is told with a few
+        # C-level set operations; a check that fails runs the exact test that names the fault.
+        players = self.players
+        n = len(players)
+        known = set(players)
+        if len(known) != n:
             raise ValueError("players contains a duplicate id")
-        for name in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings"):
-            if len(getattr(self, name)) not in (0, n) or (name == "starting_stacks" and len(self.starting_stacks) != n):
-                raise ValueError(f"{name} must have one entry per player ({n})")
+        lengths = {len(self.antes), len(self.blinds_or_straddles), len(self.finishing_stacks), len(self.winnings)}
+        if len(self.starting_stacks) != n or not lengths <= {0, n}:
+            self._name_length_fault(n)
         if self.seats and (len(self.seats) != n or len(set(self.seats)) != n):
             raise ValueError(f"seats must list {n} distinct seat numbers")
-        known = set(self.players)
-        if unknown := (set(self.bounties) | set(self.eliminated) | set(self.bounties_won) | set(self.places)) - known:
+        if not (known.issuperset(self.bounties) and known.issuperset(self.eliminated)
+                and known.issuperset(self.bounties_won) and known.issuperset(self.places)):
+            unknown = (set(self.bounties) | set(self.eliminated) | set(self.bounties_won) | set(self.places)) - known
             raise ValueError(f"bounties/eliminated/places name players not in the hand: {sorted(unknown)}")
         if self.game == "tournament" and self.tournament_id is None:
             raise ValueError("a tournament hand needs tournament_id")
         # One regex pass over all actions finds every actor; the per-action loop (which names the
-        # first bad action) runs only when one is out of range.
-        seats = [int(seat) for seat in _ACTORS.findall("\n".join(self.actions))]
-        if seats and not (min(seats) >= 1 and max(seats) <= n):
+        # first bad action) runs only when one is not a plain 'p1'..'pn'.
+        if not _ACTOR_NUMBERS[n].issuperset(_ACTORS.findall("\n".join(self.actions))):
             for action in self.actions:
                 seat = _actor(action)
                 if seat is not None and not 1 <= seat <= n:
                     raise ValueError(f"action {action!r} names player p{seat} but the hand has {n}")
         self._replay_once()
         return self
+
+    def _name_length_fault(self, n: int) -> None:
+        for name in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings"):
+            if len(getattr(self, name)) not in (0, n) or (name == "starting_stacks" and len(self.starting_stacks) != n):
+                raise ValueError(f"{name} must have one entry per player ({n})")
 
     def _replay_once(self) -> None:
         """Replay the actions: illegal or inconsistent hands are rejected (dead-lettered) here;
@@ -104,13 +113,21 @@ class HandRecord(Contract):
                 rake=self.rake,
                 run_count=self.run_count,
             )
-            # Set from the local: reading a private attribute back goes through pydantic's __getattr__.
-            self._replay = replay
-            self._partial = replay.partial
         except HandIntegrityError as exc:
             if exc.kind != "unknown_variant":
                 raise
-            self._partial = ("variant_not_analysed",)
+            self._set_private(None, ("variant_not_analysed",))
+            return
+        self._set_private(replay, replay.partial)
+
+    def _set_private(self, replay: Replay | None, partial: tuple[str, ...]) -> None:
+        # Written into pydantic's documented store of private values (filled with the defaults
+        # before this validator runs): its `__setattr__` takes two Python calls per attribute.
+        private = self.__pydantic_private__
+        if private is None:
+            self._replay, self._partial = replay, partial
+        else:
+            private["_replay"], private["_partial"] = replay, partial
 
     @property
     def replay(self) -> Replay | None:
@@ -126,6 +143,8 @@ class HandRecord(Contract):
 _ACTORS = re.compile(r"^(?:d dh )?p(\d+)", re.MULTILINE)
 """The actor's number at the start of each action line ('d dh p3 ...', 'p3 cc'): what `_actor`
 reads, for actions that passed `ACTION_PATTERN`."""
+_ACTOR_NUMBERS: tuple[frozenset[str], ...] = tuple(frozenset(str(k) for k in range(1, n + 1)) for n in range(MAX_PLAYERS + 1))
+"""The actor numbers of a hand of n players, as `_ACTORS` reads them ('1'..'n')."""
 
 
 def _actor(action: str) -> int | None:

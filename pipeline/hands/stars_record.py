@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from datetime import datetime, timedelta
+from operator import itemgetter
 from typing import Any
 
 from pipeline.hands.errors import HandIntegrityError
@@ -11,14 +13,16 @@ from pipeline.hands.stars_body import ZERO, Body, ParsedHand
 from pipeline.hands.variants import VARIANTS
 
 CENTS = 100
+_STEP_AMOUNT = itemgetter(2)
+"""The amount of a `Body.steps` entry."""
 
 
 def build(body: Body) -> ParsedHand:
     """The record, chats and action lines of a parsed hand; wrong totals are rejected here."""
     head = body.header
-    order = sorted(body.seats, key=lambda p: (body.seats[p] - body.button - 1) % 100)
-    index = {p: f"p{i + 1}" for i, p in enumerate(order)}
-    """Each player's PHH token ('p3'), formatted once per hand rather than once per action."""
+    order = _from_button(body.seats, body.button)
+    index = dict(zip(order, _TOKENS, strict=False)) if len(order) <= len(_TOKENS) else {p: f"p{i + 1}" for i, p in enumerate(order)}
+    """Each player's PHH token ('p3')."""
     scale = _scale(body)
     unknown = ("?" * 2 * VARIANTS[head.variant].hole, body.start)
     actions: list[str] = []
@@ -27,8 +31,9 @@ def build(body: Body) -> ParsedHand:
         cards, line = body.holes.get(p, unknown)
         actions.append(f"d dh {index[p]} {cards}")
         lines.append(line)
-    street = {p: body.blinds.get(p, ZERO) for p in order}
-    committed = {p: body.antes.get(p, ZERO) for p in order}
+    # Per player in `order` (posts come only from players dealt in: `stars_body._verb`).
+    street = dict.fromkeys(order, ZERO) | body.blinds
+    committed = dict.fromkeys(order, ZERO) | body.antes
     for kind, name, value, line in body.steps:
         if kind == "board":
             actions.append(f"d db {name}")
@@ -56,13 +61,24 @@ def build(body: Body) -> ParsedHand:
     return parsed
 
 
+_TOKENS = tuple(f"p{i}" for i in range(1, 21))
+"""PHH player tokens, formatted once: a hand has at most 10 players (the contract rejects more)."""
+
+
+def _from_button(seats: dict[str, int], button: int) -> list[str]:
+    """Players in PHH order: by seat, starting after the button (`(seat - button - 1) % 100`)."""
+    ranked = sorted(seats, key=seats.__getitem__)
+    cut = bisect_right(sorted(seats.values()), button)
+    return ranked[cut:] + ranked[:cut]
+
+
 def _scale(body: Body) -> int:
     """Divisor from hundredths to the record's unit: cents for cash, whole chips when they suffice."""
     if body.header.currency:
         return 1  # cash amounts are kept in cents, whatever the stake
-    amounts = [*body.stacks.values(), *body.blinds.values(), *body.antes.values(), *body.collected.values(), body.house]
-    amounts += [v for _, _, v, _ in body.steps]
-    return 1 if any([a % CENTS for a in amounts]) else CENTS
+    amounts = [*body.stacks.values(), *body.blinds.values(), *body.antes.values(), *body.collected.values(), body.house,
+               *map(_STEP_AMOUNT, body.steps)]
+    return 1 if any(map(CENTS.__rmod__, amounts)) else CENTS  # a % CENTS for each, in C
 
 
 def _chips(value: int, scale: int, line: int) -> int:
@@ -101,14 +117,16 @@ def _check_total(body: Body, pot: int) -> HandIntegrityError | None:
 def _record(body: Body, order: list[str], scale: int, committed: dict[str, int], actions: list[str]) -> dict[str, Any]:
     head = body.header
     hand_id = f"{head.source}-{head.hand}"
-    chips = _units([body.stacks[p] for p in order], scale, body.start)
-    won = _units([body.collected.get(p, ZERO) for p in order], scale, body.start)
-    spent = _units([committed[p] for p in order], scale, body.start)
-    blinds = _units([body.blinds.get(p, ZERO) for p in order], scale, body.start)
+    zeros = [ZERO] * len(order)
+    # Fields in `order` read in C (map, dict views in `order`'s key order), not by comprehensions.
+    chips = _units(list(map(body.stacks.__getitem__, order)), scale, body.start)
+    won = _units(list(map(body.collected.get, order, zeros)), scale, body.start)
+    spent = _units(list(committed.values()), scale, body.start)
+    blinds = _units(list(map(body.blinds.get, order, zeros)), scale, body.start)
     fixed = head.variant.startswith("F")
     unit = head.small if fixed else head.big
     min_bet = _chips(unit, scale, body.start) if unit else max([*blinds, 1])
-    antes = _units([body.antes.get(p, ZERO) for p in order], scale, body.start)
+    antes = _units(list(map(body.antes.get, order, zeros)), scale, body.start)
     record: dict[str, Any] = {
         "event_id": hand_id,
         "ts": head.ts,
