@@ -8,6 +8,7 @@ A file is read line by line (never whole), a line is capped at `MAX_LINE_BYTES`,
 from __future__ import annotations
 
 import codecs
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -50,8 +51,13 @@ def _decode_line(raw: bytes) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
-def numbered_lines(stream: BinaryIO) -> Iterator[tuple[int, str]]:
-    """(1-based line number, text without line end) for every line of a binary stream."""
+Batch = tuple[int, list[str]]
+"""(number of the first line, the lines' texts without line ends): lines come in batches, a whole
+read chunk at a time in the usual file, so the split into hands can work on a chunk in C."""
+
+
+def numbered_lines(stream: BinaryIO) -> Iterator[Batch]:
+    """Every line of a binary stream, in batches of consecutive lines (1-based numbers)."""
     head = stream.read(4)
     encoding, bom = sniff_encoding(head)
     rest = head[bom:]
@@ -63,15 +69,15 @@ def numbered_lines(stream: BinaryIO) -> Iterator[tuple[int, str]]:
             chunk = stream.read(65_536)
             buffer += reader.decode(chunk, final=not chunk)
             *complete, buffer = buffer.split("\n")
-            for text in complete:
-                number += 1
-                yield number, text.rstrip("\r")[:MAX_LINE_BYTES]
+            if complete:
+                yield number + 1, [text.rstrip("\r")[:MAX_LINE_BYTES] for text in complete]
+                number += len(complete)
             if not chunk:
                 break
             if len(buffer) > MAX_LINE_BYTES:
                 buffer = buffer[:MAX_LINE_BYTES]
         if buffer:
-            yield number + 1, buffer.rstrip("\r")
+            yield number + 1, [buffer.rstrip("\r")]
         return
     # UTF-8 (or cp1252 per line): read in chunks and split in C, much faster than readline. A chunk
     # that is all UTF-8 is decoded at once; else (or for a line that may be over the cap) line by line.
@@ -87,29 +93,26 @@ def numbered_lines(stream: BinaryIO) -> Iterator[tuple[int, str]]:
         try:
             texts = data[:cut].decode("utf-8").split("\n") if cut >= 0 else []
         except UnicodeDecodeError:
-            texts = None
-        if texts is None:
-            for raw in data[:cut].split(b"\n"):
-                number += 1
-                yield number, _decode_line(raw[:MAX_LINE_BYTES].rstrip(b"\r"))
-        elif texts and max(map(len, texts)) <= _SAFE_CHARS:
-            # The common chunk: no line near the cap, so lines need only their '\r' stripped (when
-            # the file has any) and a number, given by zip in C rather than one yield per line here.
-            if data.find(b"\r", 0, cut) >= 0:
-                texts = [text.rstrip("\r") for text in texts]
-            yield from zip(range(number + 1, number + 1 + len(texts)), texts, strict=True)
-            number += len(texts)
+            texts = [_decode_line(raw[:MAX_LINE_BYTES].rstrip(b"\r")) for raw in data[:cut].split(b"\n")]
         else:
-            for text in texts:
-                number += 1
-                if len(text) > _SAFE_CHARS:  # may be over the cap in bytes: cut exactly as bytes
-                    yield number, _decode_line(text.encode("utf-8")[:MAX_LINE_BYTES].rstrip(b"\r"))
-                else:
-                    yield number, text.rstrip("\r")
+            if texts and max(map(len, texts)) > _SAFE_CHARS:
+                texts = [_capped(text) for text in texts]
+            elif data.find(b"\r", 0, cut) >= 0:
+                # The common chunk: no line near the cap, so lines need only their '\r' stripped (when the file has any).
+                texts = [text.rstrip("\r") for text in texts]
+        if texts:
+            yield number + 1, texts
+            number += len(texts)
         if not chunk:
             break
     if pending:
-        yield number + 1, _decode_line(pending.rstrip(b"\r"))
+        yield number + 1, [_decode_line(pending.rstrip(b"\r"))]
+
+
+def _capped(text: str) -> str:
+    if len(text) > _SAFE_CHARS:  # may be over the cap in bytes: cut exactly as bytes
+        return _decode_line(text.encode("utf-8")[:MAX_LINE_BYTES].rstrip(b"\r"))
+    return text.rstrip("\r")
 
 
 @dataclass(slots=True)
@@ -125,40 +128,98 @@ class Block:
 
 
 def split_blocks(
-    lines: Iterable[tuple[int, str]], is_header: Callable[[str], bool], header_starts: tuple[str, ...] = ()
+    batches: Iterable[Batch], is_header: Callable[[str], bool], header_starts: tuple[str, ...] = ()
 ) -> Iterator[Block]:
     """Hand blocks in file order; non-blank lines before the first header (a partial file) or
     between a hand and junk form blocks with `hand=False`, so nothing is skipped without a reason.
-    `header_starts`: prefixes every header has (lines with another first character are not tested)."""
-    first = _AnyChar() if not header_starts else {"\ufeff", *(h[:1] for h in header_starts)}
-    block: Block | None = None
-    kept: list[str] = []
-    """`block.lines`, held in a local: this loop runs for every line of every file."""
-    for number, text in lines:
-        if text[:1] in first:
-            if text.startswith("\ufeff"):
-                text = text[1:]  # files concatenated with their byte-order marks
-            if (not header_starts or text.startswith(header_starts)) and is_header(text):
-                if block is not None:
-                    yield block
-                kept = [text]
-                block = Block(number, kept, True)
+    `header_starts`: prefixes every header has (lines with another first character are not tested).
+    Header lines are kept as read, the others without trailing whitespace."""
+    splitter = _Splitter(is_header, header_starts)
+    for start, texts in batches:
+        yield from splitter.feed(start, texts)
+    if splitter.block is not None:
+        yield splitter.block
+
+
+def _marked_lines(joined: str, mark: str) -> Iterator[int]:
+    """Index of each line of `joined` (lines joined by '\\n') that starts with `mark` less its
+    leading '\\n', in order."""
+    if joined.startswith(mark[1:]):
+        yield 0
+    line, offset = 0, 0
+    at = joined.find(mark)
+    while at >= 0:
+        line += joined.count("\n", offset, at + 1)
+        offset = at + 1
+        yield line
+        at = joined.find(mark, offset)
+
+
+class _Splitter:
+    """The open block, fed batch after batch. A batch is cut at its headers' lines, found by
+    searching the joined batch for a line start with the headers' common prefix (`header_starts`
+    given, no byte-order mark in it); slices of it extend the blocks. Otherwise its lines are read
+    one by one."""
+
+    def __init__(self, is_header: Callable[[str], bool], header_starts: tuple[str, ...]) -> None:
+        self.is_header = is_header
+        self.header_starts = header_starts
+        self.first = {"\ufeff", *(h[:1] for h in header_starts)}
+        common = os.path.commonprefix(list(header_starts)) if header_starts else ""  # noqa: RUF071 - a string prefix
+        self.mark = "\n" + common if common else None
+        """What precedes every header but the batch's first line: found by `str.find` (a C search,
+        cheaper than a regex trying each position)."""
+        self.block: Block | None = None
+        self.kept: list[str] = []
+        """`block.lines`, held apart for the per-line loop."""
+
+    def feed(self, start: int, texts: list[str]) -> Iterator[Block]:
+        """The blocks this batch completes (the last one stays open)."""
+        mark = self.mark
+        joined = "\n".join(texts) if mark is not None and len(texts) > 1 else None
+        if mark is None or joined is None or "\ufeff" in joined:
+            yield from self._lines(start, texts)
+            return
+        done = 0  # lines of the batch placed in a block
+        for line in _marked_lines(joined, mark):
+            text = texts[line]
+            if not text.startswith(self.header_starts) or not self.is_header(text):
                 continue
-        if block is None:
-            if not text.strip():
-                continue
-            kept = []
-            block = Block(number, kept, False)
-        if len(kept) < MAX_BLOCK_LINES:
-            kept.append(text.rstrip())
+            self._extend(start, texts, done, line)
+            if self.block is not None:
+                yield self.block
+            self.kept = [text]
+            self.block = Block(start + line, self.kept, True)
+            done = line + 1
+        self._extend(start, texts, done, len(texts))
+
+    def _extend(self, start: int, texts: list[str], a: int, b: int) -> None:
+        """Lines a..b-1 of the batch, none a header, go to the open block (blank lines before any
+        block are skipped; a non-blank one there starts a junk block)."""
+        if self.block is None:
+            while a < b and not texts[a].strip():
+                a += 1
+            if a >= b:
+                return
+            self.kept = []
+            self.block = Block(start + a, self.kept, False)
+        room = MAX_BLOCK_LINES - len(self.kept)
+        if b - a > room:
+            self.kept.extend(map(str.rstrip, texts[a : a + max(room, 0)]))
+            self.block.overflow = True
         else:
-            block.overflow = True
-    if block is not None:
-        yield block
+            self.kept.extend(map(str.rstrip, texts[a:b]))
 
-
-class _AnyChar:
-    """Every first character may start a header (no `header_starts` given)."""
-
-    def __contains__(self, item: object) -> bool:
-        return True
+    def _lines(self, start: int, texts: list[str]) -> Iterator[Block]:
+        first, header_starts, is_header = self.first, self.header_starts, self.is_header
+        for number, text in enumerate(texts, start):
+            if not header_starts or text[:1] in first:
+                if text.startswith("\ufeff"):
+                    text = text[1:]  # files concatenated with their byte-order marks
+                if (not header_starts or text.startswith(header_starts)) and is_header(text):
+                    if self.block is not None:
+                        yield self.block
+                    self.kept = [text]
+                    self.block = Block(number, self.kept, True)
+                    continue
+            self._extend(number, [text], 0, 1)
