@@ -102,7 +102,7 @@ class SeatTracker:
         if table is not None and not 0 <= epoch - table.epoch <= self.gap_seconds:
             self._restart(key)
             table = None
-        emit = _Emitter(body, _level(body))
+        emit = _Emitter(body)
         present = {**{n: (s, False) for n, s in body.seats.items()}, **body.absent}
         if table is None:
             table = self._tables[key] = _Table(epoch, head.ts)
@@ -172,34 +172,42 @@ def _others_out(table: _Table, name: str) -> int:
 
 
 class _Emitter:
-    """Builds the `seat.activity` values of one hand."""
+    """Builds the `seat.activity` values of one hand. The fields every event of the hand shares
+    are made at its first event: most hands of a table show none."""
 
-    __slots__ = ("base", "dealt", "hand_id", "out", "tournament")
+    __slots__ = ("_base", "body", "out", "tournament")
 
-    def __init__(self, body: Body, level: str) -> None:
+    def __init__(self, body: Body) -> None:
+        self.body = body
+        self.tournament = bool(body.header.tournament)
+        self._base: dict[str, Any] | None = None
+        self.out: list[dict[str, Any]] = []
+
+    def _shared(self) -> dict[str, Any]:
+        body = self.body
         head = body.header
-        self.hand_id = f"{head.source}-{head.hand}"
-        self.dealt = body.seats
-        self.tournament = bool(head.tournament)
         bounty = bool(body.head_bounty or body.knocked_out or head.bounty_event)
-        self.base: dict[str, Any] = {
+        base: dict[str, Any] = {
             "table_id": safe_id(body.table),
             "game": "tournament" if head.tournament else "cash",
             "format": "bounty" if head.tournament and bounty else "regular",
             "variant": _VARIANTS.get(head.variant, "other"),
-            "blind_level": level,
+            "blind_level": _level(body),
         }
         if head.tournament:
-            self.base["tournament_id"] = f"{head.source}-t{head.tournament}"
-        self.out: list[dict[str, Any]] = []
+            base["tournament_id"] = f"{head.source}-t{head.tournament}"
+        return base
 
     def event(self, name: str, p: _Player, action: str, ts: str, seated: int, others_out: int) -> None:
+        if self._base is None:
+            self._base = self._shared()
+        head = self.body.header
         seated = max(1, min(seated, 10))
         value = {
-            "event_id": f"{self.hand_id}-seat-{len(self.out) + 1}",
+            "event_id": f"{head.source}-{head.hand}-seat-{len(self.out) + 1}",
             "ts": ts,
             "player_id": safe_id(name),
-            **self.base,
+            **self._base,
             "seat": max(1, min(p.seat or 1, 10)),
             "action": action,
             "hands_played_at_table": p.hands,
