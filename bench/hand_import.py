@@ -6,7 +6,9 @@ true values are known; the real Pluribus files are timed too when present (setti
 Rates are hands per CPU second of this process (`time.process_time`), median of runs: the 2-core
 machine is shared, so wall-clock rates (also written) understate one core. The whole pipeline of
 `railbird import` is timed except writing the output: reading, splitting, parsing, JSON, the
-contract with its replay. Writes bench/results/hand_import.json.
+contract with its replay, and the seat events consecutive hands show (one `SeatTracker` per run,
+as `railbird import` keeps). A rendered table keeps its players from hand to hand, 6 to 9 of the
+same 9 dealt in, so seats churn as at a real table. Writes bench/results/hand_import.json.
 
     .venv/bin/python -m bench.hand_import [--runs 5] [--hands 3000]
     .venv/bin/python -m bench.hand_import --instructions   # executed instructions per hand
@@ -32,6 +34,7 @@ from typing import Any
 
 from bench import _callgrind
 from pipeline.hands.importing import Imported, file_outcomes, text_outcomes
+from pipeline.hands.seating import SeatTracker
 from railbird.settings import Settings
 from tests.hands.generators import HandSpec, Tactics, play_hand, random_style
 from tests.hands.render_stars import render
@@ -46,7 +49,7 @@ def rendered(site: str, hands: int, seed: int = 7) -> bytes:
     parts = []
     for k in range(hands):
         n = rng.randint(6, 9)
-        players = [f"player{k % 40}_{i}" for i in range(n)]
+        players = [f"player{k % 7}_{i}" for i in range(n)]  # render_stars seats hand k at table k % 7
         tour = k % 2 == 0
         stacks = [rng.randint(10, 150) * 100 if tour else rng.randint(80, 250) * 10 for _ in players]
         spec = HandSpec(players, stacks, 100 if tour else 10, ante=10 if tour else 0)
@@ -99,11 +102,12 @@ def _imports(hands: int) -> dict[str, Callable[[], int]]:
 
 
 def _import_bytes(data: bytes) -> int:
-    return sum(isinstance(o, Imported) for o in text_outcomes(io.BytesIO(data)))
+    return sum(isinstance(o, Imported) for o in text_outcomes(io.BytesIO(data), SeatTracker()))
 
 
 def _import_files(files: list[Path]) -> int:
-    return sum(isinstance(o, Imported) for f in files for o in file_outcomes(f))
+    seats = SeatTracker()
+    return sum(isinstance(o, Imported) for f in files for o in file_outcomes(f, seats=seats))
 
 
 def counted_child(hands: int, out: Path) -> None:
