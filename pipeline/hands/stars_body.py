@@ -116,13 +116,16 @@ def _read_body(body: Body, numbered: Iterator[tuple[int, str]]) -> None:
     """The lines up to and including the summary marker. The usual lines are told apart here, in
     the loop, each saving a call: actions ("name: verb ...", the name ending at the first ': '),
     seat lines and deals; `_body_line` reads the rest, exactly as it would these."""
-    seats, absent = body.seats, body.absent
+    seats, absent, steps, currency = body.seats, body.absent, body.steps, body.currency
     number = body.end
     for number, line in numbered:
         try:
             cut = line.find(": ")
             if cut > 0:
-                if (name := line[:cut]) in seats or name in absent:
+                if (name := line[:cut]) in seats and (bet := _betting(line[cut + 2 :])) is not None:
+                    kind, text = bet
+                    steps.append((kind, name, ZERO if text is None else money(text, currency), number))
+                elif name in seats or name in absent:
                     _verb(body, name, line[cut + 2 :], number, line)
                 elif line.startswith("Seat ") and line.find(": ", cut + 1) < 0:
                     _seat(body, line, number)
@@ -200,6 +203,7 @@ def _dealt(body: Body, line: str, number: int) -> None:
         body.holes[name] = ("".join(cards.split()), number)
 
 
+@lru_cache(maxsize=4096)  # pure; "Dealt to NAME" of each opponent recurs every hand at a table
 def _dealt_fields(line: str) -> tuple[str, str | None] | None:
     """(name, cards or None) as `g.DEALT` reads a 'Dealt to ' line. Its lazy name makes that
     regex slow, and every GGPoker hand has a line per player: the two usual shapes are read here,
@@ -264,20 +268,27 @@ def _split_name(body: Body, line: str, i: int) -> tuple[str, str] | None:
 _FAST = {"folds": "fold", "checks": "check", "calls": "call", "bets": "bet", "raises": "raise"}
 
 
-def _verb(body: Body, name: str, rest: str, number: int, line: str) -> None:
+@lru_cache(maxsize=4096)
+def _betting(rest: str) -> tuple[str, str | None] | None:
+    """(kind, amount text; None for a fold or check) of the five betting verbs read without a
+    regex: "folds", "checks", "calls X", "bets X", "raises X to Y" (+ "and is all-in"); None for
+    any other line, which `_verb` reads. Cached: folds and checks, and most amounts, recur."""
     words = rest.split(" ", 4)
     fast = _FAST.get(words[0])
-    if fast is not None and name in body.seats:
-        # The five betting verbs without a regex: "calls X", "bets X", "raises X to Y" (+ "and is all-in").
-        if fast in ("fold", "check"):
-            body.steps.append((fast, name, ZERO, number))
-            return
-        if fast == "raise" and len(words) >= 4 and words[2] == "to":
-            body.steps.append((fast, name, money(words[3], body.currency), number))
-            return
-        if fast != "raise" and len(words) >= 2:
-            body.steps.append((fast, name, money(words[1], body.currency), number))
-            return
+    if fast is None:
+        return None
+    if fast in ("fold", "check"):
+        return fast, None
+    if fast == "raise":
+        return (fast, words[3]) if len(words) >= 4 and words[2] == "to" else None
+    return (fast, words[1]) if len(words) >= 2 else None
+
+
+def _verb(body: Body, name: str, rest: str, number: int, line: str) -> None:
+    if name in body.seats and (bet := _betting(rest)) is not None:
+        kind, text = bet
+        body.steps.append((kind, name, ZERO if text is None else money(text, body.currency), number))
+        return
     found = _classify(rest)
     if found is None:
         raise _not_understood(line, number)

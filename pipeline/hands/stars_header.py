@@ -8,9 +8,9 @@ has its header parser here and the body parser (`stars_body.py`) is shared.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from pipeline.hands.errors import HandIntegrityError
@@ -68,9 +68,9 @@ OFFSETS = {"UTC": 0, "GMT": 0, "Z": 0, "CET": 1, "CEST": 2, "WET": 0, "WEST": 1,
 _EASTERN = ZoneInfo("America/New_York")
 
 
-@dataclass(frozen=True, slots=True)
-class Header:
-    """What the first line of a hand says."""
+class Header(NamedTuple):
+    """What the first line of a hand says (a named tuple: immutable, and built without the
+    `object.__setattr__` per field a frozen dataclass pays, once per hand imported)."""
 
     source: str
     """'ps' or 'gg': prefix of every id made from this hand."""
