@@ -176,8 +176,8 @@ class _Splitter:
     def feed(self, start: int, texts: list[str]) -> Iterator[Block]:
         """The blocks this batch completes (the last one stays open)."""
         mark = self.mark
-        joined = "\n".join(texts) if mark is not None and len(texts) > 1 else None
-        if mark is None or joined is None or "\ufeff" in joined:
+        joined = "\n".join(texts) if mark is not None and len(texts) > 1 else ""
+        if mark is None or not joined or "\ufeff" in joined:
             yield from self._lines(start, texts)
             return
         done = 0  # lines of the batch placed in a block

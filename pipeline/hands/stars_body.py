@@ -46,8 +46,6 @@ class Body:
     table: str
     button: int
     start: int
-    currency: str = ""
-    """The header's currency symbol ('' for chips), every amount of the hand checked against it."""
     seats: dict[str, int] = field(default_factory=dict)
     stacks: dict[str, int] = field(default_factory=dict)
     head_bounty: dict[str, int] = field(default_factory=dict)
@@ -99,7 +97,7 @@ def parse_body(lines: list[str], start: int, header: Callable[[str], Header]) ->
         raise HandIntegrityError("parse_error", f"line {start + 1}: no table line after the header")
     if table["button"] is None:
         raise HandIntegrityError("parse_error", f"line {start + 1}: the table line names no button seat")
-    body = Body(head, table["table"], int(table["button"]), start, head.currency)
+    body = Body(head, table["table"], int(table["button"]), start)
     numbered = enumerate(lines[2:], start=start + 2)
     # Two loops over one iterator: the body lines up to the summary marker, then the summary's
     # (only these can be junk), so no line pays for the other part's tests.
@@ -116,7 +114,7 @@ def _read_body(body: Body, numbered: Iterator[tuple[int, str]]) -> None:
     """The lines up to and including the summary marker. The usual lines are told apart here, in
     the loop, each saving a call: actions ("name: verb ...", the name ending at the first ': '),
     seat lines and deals; `_body_line` reads the rest, exactly as it would these."""
-    seats, absent, steps, currency = body.seats, body.absent, body.steps, body.currency
+    seats, absent, steps, currency = body.seats, body.absent, body.steps, body.header.currency
     number = body.end
     for number, line in numbered:
         try:
@@ -187,7 +185,7 @@ def _body_line(body: Body, line: str, number: int, cut: int) -> None:
         m = g.UNCALLED.match(line)
         if m is None:
             raise _not_understood(line, number)
-        body.returned[m["name"]] = body.returned.get(m["name"], ZERO) + money(m["amt"], body.currency)
+        body.returned[m["name"]] = body.returned.get(m["name"], ZERO) + money(m["amt"], body.header.currency)
     elif ' said, "' in line and (m := g.CHAT.match(line)):
         body.chats.append((number, m["name"], m["text"]))
     elif line.strip():
@@ -249,7 +247,7 @@ def _seat(body: Body, line: str, number: int) -> None:
     if name in body.seats:
         raise HandIntegrityError("parse_error", f"line {number}: {name!r} is seated twice")
     body.seats[name] = int(m["seat"])
-    body.stacks[name] = money(m["chips"], body.currency)
+    body.stacks[name] = money(m["chips"], body.header.currency)
     if m["bounty"]:
         body.head_bounty[name] = amount(m["bounty"])
 
@@ -287,7 +285,7 @@ def _betting(rest: str) -> tuple[str, str | None] | None:
 def _verb(body: Body, name: str, rest: str, number: int, line: str) -> None:
     if name in body.seats and (bet := _betting(rest)) is not None:
         kind, text = bet
-        body.steps.append((kind, name, ZERO if text is None else money(text, body.currency), number))
+        body.steps.append((kind, name, ZERO if text is None else money(text, body.header.currency), number))
         return
     found = _classify(rest)
     if found is None:
@@ -304,9 +302,9 @@ def _verb(body: Body, name: str, rest: str, number: int, line: str) -> None:
     elif kind in ("fold", "check"):
         body.steps.append((kind, name, ZERO, number))
     elif kind in ("call", "bet", "raise"):
-        body.steps.append((kind, name, money(text, body.currency), number))
+        body.steps.append((kind, name, money(text, body.header.currency), number))
     else:
-        _post(body, name, kind, money(text, body.currency))
+        _post(body, name, kind, money(text, body.header.currency))
 
 
 @lru_cache(maxsize=4096)
@@ -344,7 +342,7 @@ def _post(body: Body, name: str, kind: str, value: int) -> None:
 
 def _fact(body: Body, line: str, number: int) -> None:
     if m := g.COLLECTED.match(line):
-        body.collected[m["name"]] = body.collected.get(m["name"], ZERO) + money(m["amt"], body.currency)
+        body.collected[m["name"]] = body.collected.get(m["name"], ZERO) + money(m["amt"], body.header.currency)
     elif m := g.BOUNTY.match(line):
         _bounty(body, m, number)
     elif m := g.PLACE.match(line):
@@ -380,9 +378,9 @@ def _summary_line(body: Body, line: str, number: int) -> None:
     if not line.strip():
         return
     if line.startswith("Total pot ") and (m := g.TOTAL.match(line)):  # the prefix TOTAL needs
-        body.total_pot = (money(m["pot"], body.currency), number)
+        body.total_pot = (money(m["pot"], body.header.currency), number)
         for house in g.HOUSE.finditer(line):
-            body.house += money(house["amt"], body.currency)
+            body.house += money(house["amt"], body.header.currency)
     elif ("showed [" in line or "mucked [" in line) and (m := g.SUMMARY_CARDS.match(line)):
         # SUMMARY_CARDS needs one of those words: testing for them first skips its slow lazy scan
         # on the many "folded before Flop" lines.
