@@ -49,8 +49,15 @@ def settle(
     Hi/lo games split each contested pot: the low half to the best qualifying low, the high half
     (and the odd chip) to the best high; with no qualifying low the high hand scoops."""
     n = len(committed)
-    pots = side_pots(committed, folded)
     won = [0] * n
+    live = [i for i in range(n) if not folded[i]]
+    if len(live) == 1 and committed[live[0]] > 0:
+        # Everyone else folded (most hands): every pot's only eligible player is the one left, and
+        # the chips of levels only folded players reached join the pot below, so it wins them all.
+        won[live[0]] = sum(committed)
+        pots: list[tuple[int, tuple[int, ...]]] = []
+    else:
+        pots = side_pots(committed, folded)
     highs: dict[int, int] = {}
     lows: dict[int, int | None] = {}
     for amount, eligible in pots:

@@ -146,7 +146,9 @@ def _read_summary(body: Body, numbered: Iterator[tuple[int, str]]) -> None:
     accepted here without a call; the rest go to `_summary_line`."""
     junk = body.junk
     for number, line in numbered:
-        if not junk and line.startswith("Seat ") and "ed [" not in line and g.SUMMARY_OK.match(line):
+        # `g.SUMMARY_OK` for a "Seat " line is "Seat <digits>: ", read here without the regex.
+        if (not junk and line.startswith("Seat ") and "ed [" not in line
+                and (cut := line.find(": ", 5)) > 5 and line[5:cut].isdecimal()):
             body.end = number
             continue
         try:
