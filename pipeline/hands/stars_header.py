@@ -143,9 +143,57 @@ def parse_ps_header(line: str) -> Header:
     if prefix is None:
         raise HandIntegrityError("parse_error", f"line 1: not a PokerStars hand header: {line[:80]!r}")
     rest = line[prefix.end():]
+    dates = _dates(rest)
+    fixed = _ps_fixed(rest[: dates[0].start() + 1]) if dates else None
+    if fixed is None:
+        return _ps_header(line, prefix, rest, dates)
+    name, code, tournament, stakes, level = fixed
+    if stakes is None:
+        raise HandIntegrityError("parse_error", "line 1: no stakes '(small/big)' in the header")
+    a, b, ante = stakes
+    return Header(
+        source="ps", hand=prefix["hand"], variant=code, game_name=name,
+        small=amount(a), big=amount(b) if b else None, ante=amount(ante) if ante else None,
+        currency="" if tournament is not None else _symbol(a, b),
+        tournament=tournament, level=level, ts=_timestamp(dates), fast_fold=line.startswith("PokerStars Zoom "),
+    )
+
+
+# What a header says before its first date is the same for every hand of a table (only the hand
+# number and the time change), so it is read once per table: `_ps_fixed` / `_gg_fixed` take the
+# header's text after the prefix up to and including the first date's first character, `head`.
+# That character is kept because a game name can end on it (adversarial "PLO-5026/..." is
+# "PLO-5"); no other field can reach past it: the level, stakes and tournament patterns cannot
+# run into "dddd/" (a digit run there must be followed by ')', '(' or ','), which is why a level
+# not found in `head` is looked for only from the date on. Where `head` cannot decide (no game
+# before the date, or an unknown or unreplayed one), they return None and the header is read in
+# full, as before, raising what it raised; so do a game or a tournament match reaching the date,
+# which the patterns rule out, checked rather than relied on.
+# `tests/hands/test_header_once_per_table.py` compares both readings on headers made for these edges.
+
+
+@lru_cache(maxsize=1024)
+def _ps_fixed(head: str) -> tuple[str, str, str | None, tuple[str, str | None, str | None] | None, str | None] | None:
+    cut = len(head) - 1
+    game = _GAME.search(head)
+    if game is None or game.start() >= cut or GAMES[game.group(0)] in _NOT_REPLAYED:
+        return None
+    tournament = _TOURNAMENT.match(head)
+    if tournament is not None and tournament.end() >= cut:
+        return None
+    before = head[:cut]
+    stakes = _last_stakes(before)
+    level = _PS_LEVEL.search(before)
+    return (
+        game.group(0), GAMES[game.group(0)], tournament["t"] if tournament else None,
+        (stakes["a"], stakes["b"], stakes["ante"]) if stakes else None, level["lvl"] if level else None,
+    )
+
+
+def _ps_header(line: str, prefix: re.Match[str], rest: str, dates: list[re.Match[str]]) -> Header:
+    """A PokerStars header read in full (what `_ps_fixed` cannot decide from the text before the date)."""
     name, code = _variant(rest)
     tournament = _TOURNAMENT.match(rest)
-    dates = _dates(rest)
     before_date = _before_date(rest, dates)
     stakes = _last_stakes(before_date)
     if stakes is None:
@@ -167,11 +215,62 @@ def parse_gg_header(line: str) -> Header:
     if prefix is None:
         raise HandIntegrityError("parse_error", f"line 1: not a GGPoker hand header: {line[:80]!r}")
     rest = line[prefix.end():]
+    dates = _dates(rest)
+    fixed = _gg_fixed(rest[: dates[0].start() + 1]) if dates else None
+    if fixed is None:
+        return _gg_header(line, prefix, rest, dates)
+    name, code, tournament, bounty_event, level, stakes = fixed
+    if level is None and (found := _GG_LEVEL.search(rest, dates[0].start())) is not None:
+        level = (found["lvl"], found["a"], found["b"], found["ante"])
+    if level is not None:
+        lvl, small, big, ante = level
+    else:
+        lvl = None
+        if stakes is None:
+            raise HandIntegrityError("parse_error", "line 1: no stakes in the header")
+        small, big, ante = stakes
+        if big is None and code == "NS":
+            small, ante = None, small  # "ShortDeck No Limit ($0.02)": an ante-only game
+    return Header(
+        source="gg", hand=prefix["hand"], variant=code, game_name=name,
+        small=amount(small) if small else None, big=amount(big) if big else None,
+        ante=amount(ante) if ante else None, currency="" if tournament is not None else _symbol(small, big, ante),
+        tournament=tournament, level=lvl, ts=_timestamp(dates), bounty_event=bounty_event,
+        fast_fold=prefix["hand"].startswith("RC"),
+    )
+
+
+_Stakes = tuple[str | None, str | None, str | None]
+_Level = tuple[str | None, str | None, str | None, str | None]
+"""A GGPoker level's number, small and big blind and ante, as written."""
+
+
+@lru_cache(maxsize=1024)
+def _gg_fixed(head: str) -> tuple[str, str, str | None, bool, _Level | None, _Stakes | None] | None:
+    cut = len(head) - 1
+    game = _GAME.search(head)
+    if game is None or game.start() >= cut or GAMES[game.group(0)] in _NOT_REPLAYED:
+        return None
+    name = game.group(0)
+    tournament = _TOURNAMENT.match(head)
+    if tournament is not None and tournament.end() >= cut:
+        return None
+    event = head[tournament.end() : game.start()] if tournament else ""  # `rest.find(name)` is game.start()
+    level = _GG_LEVEL.search(head)
+    stakes = _last_stakes(head[:cut])
+    return (
+        name, GAMES[name], tournament["t"] if tournament else None, _BOUNTY_EVENT.search(event) is not None,
+        (level["lvl"], level["a"], level["b"], level["ante"]) if level else None,
+        (stakes["a"], stakes["b"], stakes["ante"]) if stakes else None,
+    )
+
+
+def _gg_header(line: str, prefix: re.Match[str], rest: str, dates: list[re.Match[str]]) -> Header:
+    """A GGPoker header read in full (what `_gg_fixed` cannot decide from the text before the date)."""
     name, code = _variant(rest)
     tournament = _TOURNAMENT.match(rest)
     event = rest[tournament.end() : rest.find(name)] if tournament else ""
     level = _GG_LEVEL.search(rest)
-    dates = _dates(rest)
     if level is not None:
         small, big, ante = level["a"], level["b"], level["ante"]
     else:
