@@ -8,6 +8,7 @@ has its header parser here and the body parser (`stars_body.py`) is shared.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import NamedTuple
@@ -137,91 +138,44 @@ def _last_stakes(text: str) -> re.Match[str] | None:
     return found
 
 
-def parse_ps_header(line: str) -> Header:
-    """A PokerStars header (cash, Zoom, tournament, sit & go, Spin & Go, mixed games, play money)."""
+def parse_ps_header(line: str, fixed: Callable[[str], _PsParts | None] | None = None) -> Header:
+    """A PokerStars header (cash, Zoom, tournament, sit & go, Spin & Go, mixed games, play money).
+    `fixed` reads the part before the date (default: once per table, `_ps_fixed`)."""
     prefix = PS_PREFIX.match(line)
     if prefix is None:
         raise HandIntegrityError("parse_error", f"line 1: not a PokerStars hand header: {line[:80]!r}")
     rest = line[prefix.end():]
     dates = _dates(rest)
-    fixed = _ps_fixed(rest[: dates[0].start() + 1]) if dates else None
-    if fixed is None:
-        return _ps_header(line, prefix, rest, dates)
-    name, code, tournament, stakes, level = fixed
+    parts = (fixed or _ps_fixed)(rest[: dates[0].start() + 1]) if dates else None
+    if parts is None:
+        parts = _ps_parts(rest, _before_date(rest, dates), *_variant(rest))
+    name, code, tournament, stakes, level = parts
     if stakes is None:
         raise HandIntegrityError("parse_error", "line 1: no stakes '(small/big)' in the header")
     a, b, ante = stakes
     return Header(
         source="ps", hand=prefix["hand"], variant=code, game_name=name,
-        small=amount(a), big=amount(b) if b else None, ante=amount(ante) if ante else None,
+        small=amount(a) if a else None, big=amount(b) if b else None, ante=amount(ante) if ante else None,
         currency="" if tournament is not None else _symbol(a, b),
         tournament=tournament, level=level, ts=_timestamp(dates), fast_fold=line.startswith("PokerStars Zoom "),
     )
 
 
-# What a header says before its first date is the same for every hand of a table (only the hand
-# number and the time change), so it is read once per table: `_ps_fixed` / `_gg_fixed` take the
-# header's text after the prefix up to and including the first date's first character, `head`.
-# That character is kept because a game name can end on it (adversarial "PLO-5026/..." is
-# "PLO-5"); no other field can reach past it: the level, stakes and tournament patterns cannot
-# run into "dddd/" (a digit run there must be followed by ')', '(' or ','), which is why a level
-# not found in `head` is looked for only from the date on. Where `head` cannot decide (no game
-# before the date, or an unknown or unreplayed one), they return None and the header is read in
-# full, as before, raising what it raised; so do a game or a tournament match reaching the date,
-# which the patterns rule out, checked rather than relied on.
-# `tests/hands/test_header_once_per_table.py` compares both readings on headers made for these edges.
-
-
-@lru_cache(maxsize=1024)
-def _ps_fixed(head: str) -> tuple[str, str, str | None, tuple[str, str | None, str | None] | None, str | None] | None:
-    cut = len(head) - 1
-    game = _GAME.search(head)
-    if game is None or game.start() >= cut or GAMES[game.group(0)] in _NOT_REPLAYED:
-        return None
-    tournament = _TOURNAMENT.match(head)
-    if tournament is not None and tournament.end() >= cut:
-        return None
-    before = head[:cut]
-    stakes = _last_stakes(before)
-    level = _PS_LEVEL.search(before)
-    return (
-        game.group(0), GAMES[game.group(0)], tournament["t"] if tournament else None,
-        (stakes["a"], stakes["b"], stakes["ante"]) if stakes else None, level["lvl"] if level else None,
-    )
-
-
-def _ps_header(line: str, prefix: re.Match[str], rest: str, dates: list[re.Match[str]]) -> Header:
-    """A PokerStars header read in full (what `_ps_fixed` cannot decide from the text before the date)."""
-    name, code = _variant(rest)
-    tournament = _TOURNAMENT.match(rest)
-    before_date = _before_date(rest, dates)
-    stakes = _last_stakes(before_date)
-    if stakes is None:
-        raise HandIntegrityError("parse_error", "line 1: no stakes '(small/big)' in the header")
-    level = _PS_LEVEL.search(before_date)
-    return Header(
-        source="ps", hand=prefix["hand"], variant=code, game_name=name,
-        small=amount(stakes["a"]), big=amount(stakes["b"]) if stakes["b"] else None,
-        ante=amount(stakes["ante"]) if stakes["ante"] else None,
-        currency="" if tournament else _symbol(stakes["a"], stakes["b"]),
-        tournament=tournament["t"] if tournament else None, level=level["lvl"] if level else None,
-        ts=_timestamp(dates), fast_fold=line.startswith("PokerStars Zoom "),
-    )
-
-
-def parse_gg_header(line: str) -> Header:
-    """A GGPoker header: cash (HD, RC Rush & Cash, OM, SD short deck), tournaments (TM, SG Spin & Gold)."""
+def parse_gg_header(line: str, fixed: Callable[[str], _GgParts | None] | None = None) -> Header:
+    """A GGPoker header: cash (HD, RC Rush & Cash, OM, SD short deck), tournaments (TM, SG Spin & Gold).
+    `fixed` reads the part before the date (default: once per table, `_gg_fixed`)."""
     prefix = GG_PREFIX.match(line)
     if prefix is None:
         raise HandIntegrityError("parse_error", f"line 1: not a GGPoker hand header: {line[:80]!r}")
     rest = line[prefix.end():]
     dates = _dates(rest)
-    fixed = _gg_fixed(rest[: dates[0].start() + 1]) if dates else None
-    if fixed is None:
-        return _gg_header(line, prefix, rest, dates)
-    name, code, tournament, bounty_event, level, stakes = fixed
-    if level is None and (found := _GG_LEVEL.search(rest, dates[0].start())) is not None:
-        level = (found["lvl"], found["a"], found["b"], found["ante"])
+    parts = (fixed or _gg_fixed)(rest[: dates[0].start() + 1]) if dates else None
+    level_after: int | None = dates[0].start() if parts is not None else None
+    if parts is None:
+        parts = _gg_parts(rest, _before_date(rest, dates), *_variant(rest))  # level searched in all of it
+    name, code, tournament, bounty_event, level, stakes = parts
+    if level is None and level_after is not None:  # none before the date (cash): one may follow it
+        level = _level(_GG_LEVEL.search(rest, level_after))
     if level is not None:
         lvl, small, big, ante = level
     else:
@@ -240,54 +194,68 @@ def parse_gg_header(line: str) -> Header:
     )
 
 
+# What a header says before its first date is the same for every hand of a table (only the hand
+# number and the time change), so it is read once per table: `_ps_fixed` / `_gg_fixed` read the
+# header's text after the prefix up to and including the first date's first character, `head`,
+# with the same code as the full reading (`_ps_parts` / `_gg_parts`). That character is kept
+# because a game name can end on it (adversarial "PLO-5026/..." is "PLO-5"); no other field can
+# reach past it: the tournament, level and stakes patterns cannot run into "dddd/" (a digit run
+# there must be followed by ')', '(' or ','), so a level not in `head` can only follow the date.
+# Where `head` names no game Railbird replays, they return None and the header is read in full,
+# which finds the game after the date or raises what it raised.
+# `tests/hands/test_header_once_per_table.py` compares both readings on headers made for these edges.
+
 _Stakes = tuple[str | None, str | None, str | None]
 _Level = tuple[str | None, str | None, str | None, str | None]
 """A GGPoker level's number, small and big blind and ante, as written."""
+_PsParts = tuple[str, str, str | None, _Stakes | None, str | None]
+"""Game name, variant code, tournament number, stakes, level."""
+_GgParts = tuple[str, str, str | None, bool, _Level | None, _Stakes | None]
+"""Game name, variant code, tournament number, bounty event, level, stakes."""
+
+
+def _head_game(head: str) -> tuple[str, str] | None:
+    """(name, code) of the game `_variant` would find, when `head` holds it and it is replayed."""
+    game = _GAME.search(head)
+    if game is None or GAMES[game.group(0)] in _NOT_REPLAYED:
+        return None
+    return game.group(0), GAMES[game.group(0)]
 
 
 @lru_cache(maxsize=1024)
-def _gg_fixed(head: str) -> tuple[str, str, str | None, bool, _Level | None, _Stakes | None] | None:
-    cut = len(head) - 1
-    game = _GAME.search(head)
-    if game is None or game.start() >= cut or GAMES[game.group(0)] in _NOT_REPLAYED:
-        return None
-    name = game.group(0)
-    tournament = _TOURNAMENT.match(head)
-    if tournament is not None and tournament.end() >= cut:
-        return None
-    event = head[tournament.end() : game.start()] if tournament else ""  # `rest.find(name)` is game.start()
-    level = _GG_LEVEL.search(head)
-    stakes = _last_stakes(head[:cut])
+def _ps_fixed(head: str) -> _PsParts | None:
+    game = _head_game(head)
+    return None if game is None else _ps_parts(head, head[:-1], *game)
+
+
+@lru_cache(maxsize=1024)
+def _gg_fixed(head: str) -> _GgParts | None:
+    game = _head_game(head)
+    return None if game is None else _gg_parts(head, head[:-1], *game)
+
+
+def _ps_parts(text: str, before: str, name: str, code: str) -> _PsParts:
+    tournament = _TOURNAMENT.match(text)
+    level = _PS_LEVEL.search(before)
+    return name, code, tournament["t"] if tournament else None, _stakes(before), level["lvl"] if level else None
+
+
+def _gg_parts(text: str, before: str, name: str, code: str) -> _GgParts:
+    tournament = _TOURNAMENT.match(text)
+    event = text[tournament.end() : text.find(name)] if tournament else ""
     return (
-        name, GAMES[name], tournament["t"] if tournament else None, _BOUNTY_EVENT.search(event) is not None,
-        (level["lvl"], level["a"], level["b"], level["ante"]) if level else None,
-        (stakes["a"], stakes["b"], stakes["ante"]) if stakes else None,
+        name, code, tournament["t"] if tournament else None, _BOUNTY_EVENT.search(event) is not None,
+        _level(_GG_LEVEL.search(text)), _stakes(before),
     )
 
 
-def _gg_header(line: str, prefix: re.Match[str], rest: str, dates: list[re.Match[str]]) -> Header:
-    """A GGPoker header read in full (what `_gg_fixed` cannot decide from the text before the date)."""
-    name, code = _variant(rest)
-    tournament = _TOURNAMENT.match(rest)
-    event = rest[tournament.end() : rest.find(name)] if tournament else ""
-    level = _GG_LEVEL.search(rest)
-    if level is not None:
-        small, big, ante = level["a"], level["b"], level["ante"]
-    else:
-        stakes = _last_stakes(_before_date(rest, dates))
-        if stakes is None:
-            raise HandIntegrityError("parse_error", "line 1: no stakes in the header")
-        small, big, ante = stakes["a"], stakes["b"], stakes["ante"]
-        if big is None and code == "NS":
-            small, ante = None, small  # "ShortDeck No Limit ($0.02)": an ante-only game
-    return Header(
-        source="gg", hand=prefix["hand"], variant=code, game_name=name,
-        small=amount(small) if small else None, big=amount(big) if big else None,
-        ante=amount(ante) if ante else None, currency="" if tournament else _symbol(small, big, ante),
-        tournament=tournament["t"] if tournament else None, level=level["lvl"] if level else None,
-        ts=_timestamp(dates), bounty_event=_BOUNTY_EVENT.search(event) is not None,
-        fast_fold=prefix["hand"].startswith("RC"),
-    )
+def _stakes(before: str) -> _Stakes | None:
+    found = _last_stakes(before)
+    return (found["a"], found["b"], found["ante"]) if found else None
+
+
+def _level(found: re.Match[str] | None) -> _Level | None:
+    return (found["lvl"], found["a"], found["b"], found["ante"]) if found else None
 
 
 def _dates(text: str) -> list[re.Match[str]]:
