@@ -55,14 +55,6 @@ Ends = dict[int, int]
 ListOffsets answers are wrong after multi-record batches, so they are not asked)."""
 
 
-GAME_SERVER_LINGER_MS = 5
-"""The paced producer batches like a game server would (one request per 5 ms rather than one per
-message). With `linger_ms=0` the bench sent 1,000 produce requests a second at 1,000 msg/s; on the
-2-core box the broker then used ~2/3 of a core and the bench ~45 %, next to the consumers and the API
-being measured (`top` during the enforcement runs). Latency is still stamped before `send()`, so the
-up to 5 ms a message waits for its batch is counted."""
-
-
 def benign_line(i: int) -> str:
     """Message i's table talk. Each player's lines rotate through BENIGN (one step per round of all
     3,000 players), so a line comes back every 16th message of a player: at 1,000 msg/s that is

@@ -17,6 +17,22 @@ from pipeline.contracts import CHAT
 Ends = dict[int, int]
 """Next offset per partition of chat.messages (as `bench._e2e_rig.Ends`)."""
 
+GAME_SERVER_LINGER_MS = 5
+"""The paced producer batches like a game server would (one request per 5 ms rather than one per
+message). With `linger_ms=0` the bench sent 1,000 produce requests a second at 1,000 msg/s; on the
+2-core box the broker then used ~2/3 of a core and the bench ~45 %, next to the consumers and the API
+being measured (`top` during the enforcement runs). Latency is still stamped before `send()`, so the
+up to 5 ms a message waits for its batch is counted."""
+
+LIBRDKAFKA_LINGER_MS = 40
+"""The paced librdkafka producer's linger: docs/game-servers.md's setting for librdkafka game
+servers. librdkafka puts one partition in each produce request (its issue #1700), so at 1,000
+msg/s over 8 partitions a 5 ms linger sent ~790 requests a second of 1.3 records each, where
+kafka-python, packing every partition of a broker into one request, sent ~140 of 7
+(`bench/produce_ack.py`). 40 ms brings librdkafka to ~180 requests a second of 5.6 records; in
+the enforcement phase, back to back on 8 Dec, its p99 went from 716-1,341 ms to 416-536 ms,
+against kafka-python's 625-662 ms at 5 ms (docs/operations.md)."""
+
 
 def librdkafka_producer(bootstrap: str, codec: str, **config: Any) -> Any:
     """A confluent_kafka.Producer for the bench's broker; `config` overrides or adds settings."""
@@ -86,6 +102,11 @@ class PacedProducer(Protocol):
     def close(self) -> None: ...
 
 
+def game_server_linger_ms(client: str) -> int:
+    """The linger a game server of this client is told to use (docs/game-servers.md)."""
+    return LIBRDKAFKA_LINGER_MS if client == "librdkafka" else GAME_SERVER_LINGER_MS
+
+
 class KafkaPythonPaced:
     """kafka-python, acks=1, `linger_ms` (the default client of the latency phases)."""
 
@@ -134,7 +155,8 @@ class LibrdkafkaPaced:
 
 def paced_producer(bootstrap: str, client: str, codec: str, linger_ms: int) -> PacedProducer:
     """The latency phases' producer for `--client` (`codec` applies to librdkafka only: the
-    kafka-python latency producer stays uncompressed, as before)."""
+    kafka-python latency producer stays uncompressed, as before); `linger_ms` as the game server
+    would set it (`game_server_linger_ms`)."""
     if client == "librdkafka":
         return LibrdkafkaPaced(bootstrap, linger_ms, codec)
     return KafkaPythonPaced(bootstrap, linger_ms)

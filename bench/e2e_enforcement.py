@@ -30,7 +30,6 @@ from sqlalchemy import text
 
 from api.db import make_engine
 from bench._e2e_rig import (
-    GAME_SERVER_LINGER_MS,
     PLAYERS,
     ROOT,
     bench_gc_off,
@@ -127,7 +126,7 @@ def enforcement_latency(bootstrap: str, api_url: str, db_url: str, traffic: Traf
     # (Apache Kafka answers at once), so the watcher's 500 ms default would be measured, not Railbird.
     watcher = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
                             fetch_max_wait_ms=5)
-    producer = paced_producer(bootstrap, traffic.client, traffic.codec, GAME_SERVER_LINGER_MS)
+    producer = paced_producer(bootstrap, traffic.client, traffic.codec, traffic.linger_ms)
     stop = threading.Event()
     try:
         parts = [TopicPartition(ENFORCEMENT, p) for p in watcher.partitions_for_topic(ENFORCEMENT) or ()]

@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any
 
 from bench._e2e_rig import (
-    GAME_SERVER_LINGER_MS,
     PLAYERS,
     Ends,
     bare_consume,
@@ -52,7 +51,7 @@ from bench._e2e_rig import (
     stop_group,
     warm_up,
 )
-from bench._rdkafka_producer import paced_producer
+from bench._rdkafka_producer import game_server_linger_ms, paced_producer
 from consumers.broker import EmbeddedBroker, free_port
 from consumers.runtime import internal_topics, lane_topics
 from consumers.topics import ensure_topics
@@ -69,12 +68,14 @@ WARMUP_S = 4.0
 class Traffic:
     """The chat topic as this bench filled it: next event number and the partitions' ends."""
 
-    def __init__(self, client: str = "kafka-python", codec: str = "none") -> None:
+    def __init__(self, client: str = "kafka-python", codec: str = "none", linger_ms: int | None = None) -> None:
         self.next_id = 0
         self.ends: Ends = {}
         self.client, self.codec = client, codec
         """Who produces the chat (`--client`, `--codec`): the throughput runs' and, with the same
         client, the paced latency phases' (`bench._rdkafka_producer.paced_producer`)."""
+        self.linger_ms = game_server_linger_ms(client) if linger_ms is None else linger_ms
+        """The paced latency producer's linger (`--linger-ms`; by default the client's documented one)."""
 
     def take(self, n: int) -> int:
         """Reserve n event numbers; the first."""
@@ -139,7 +140,7 @@ def latency_run(bootstrap: str, store: IngestStore, api_url: str, traffic: Traff
     """p50/p99 produce -> finding written at a paced `rate`, with a settled group."""
     _, procs = start_group(processes, bootstrap, api_url, prefix, logdir, traffic.ends, mode=mode,
                            detectors=detectors, max_poll=200)
-    producer = paced_producer(bootstrap, traffic.client, traffic.codec, GAME_SERVER_LINGER_MS)
+    producer = paced_producer(bootstrap, traffic.client, traffic.codec, traffic.linger_ms)
     try:
         warm_up(producer, traffic.take, rate, WARMUP_S, traffic.ends)
         sent: dict[str, float] = {}
@@ -263,6 +264,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--codec", choices=["none", "gzip", "snappy", "lz4", "zstd"], default="none",
                         help="the game servers' compression.type in the throughput runs (and the librdkafka "
                              "latency producer's; the kafka-python latency producer stays uncompressed)")
+    parser.add_argument("--linger-ms", type=int, default=None,
+                        help="the paced latency producer's linger (default: the client's in docs/game-servers.md, "
+                             "5 ms for kafka-python, 40 for librdkafka, which sends one partition per request)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results file (default bench/results/e2e.json)")
     return parser.parse_args()
 
@@ -283,7 +287,7 @@ def main() -> None:
     topics = lane_topics([CHAT], "railbird")
     store = IngestStore()
     modes: dict[str, Any] = {}
-    traffic = Traffic(args.client, args.codec)
+    traffic = Traffic(args.client, args.codec, args.linger_ms)
     with EmbeddedBroker(port=free_port(), log_path=logdir / "broker.log") as broker, serve_review_api(store) as url:
         ensure_topics(broker.bootstrap, partitions=args.partitions,
                       topics=[*topics, *internal_topics(topics), ENFORCEMENT])
@@ -308,6 +312,7 @@ def main() -> None:
         "producer_client": args.client,
         "producer_codec": args.codec,
         "latency_producer_client": args.client,
+        "latency_producer_linger_ms": traffic.linger_ms,
         "partitions": args.partitions,
         "processes": args.processes,
         "registry_detectors": sorted(detectors),
