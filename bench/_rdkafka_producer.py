@@ -133,10 +133,11 @@ class KafkaPythonPaced:
 
 class LibrdkafkaPaced:
     """librdkafka, acks=1 (so not idempotent: that needs acks=all), `linger.ms`, the run's codec;
-    delivery reports served by `poll(0)` after every record and by the flush in `finish`."""
+    delivery reports served by `poll(0)` after every record and by the flush in `finish`;
+    `config` adds or overrides settings (`bench/produce_ack.py`: its statistics)."""
 
-    def __init__(self, bootstrap: str, linger_ms: int, codec: str) -> None:
-        self.producer = librdkafka_producer(bootstrap, codec, **{"acks": 1, "linger.ms": linger_ms})
+    def __init__(self, bootstrap: str, linger_ms: int, codec: str, **config: Any) -> None:
+        self.producer = librdkafka_producer(bootstrap, codec, **{"acks": 1, "linger.ms": linger_ms, **config})
         self.delivered = _Delivery({})
         self.acked = self.delivered.acked
 

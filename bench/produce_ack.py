@@ -9,8 +9,9 @@ and each client's own account of what it sent:
   and their sizes, the broker round trip (`rtt`) and the time a message waited inside the client
   before its request was written (`int_latency`, `outbuf_latency`);
 - kafka-python: its metrics (records per request, request latency, record queue time).
-The ack time of each record is taken by the client's delivery callback (librdkafka's is served by
-`poll(0)` after every record, as in the e2e bench).
+The producers are the e2e bench's paced game servers (`bench._rdkafka_producer`): the ack time of
+each record is taken by the client's delivery callback (librdkafka's is served by `poll(0)` after
+every record).
 
     python -m bench.produce_ack --runs 3 --seconds 30 --rate 1000
 """
@@ -22,15 +23,14 @@ import json
 import multiprocessing
 import statistics
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kafka import KafkaConsumer, KafkaProducer
+from kafka import KafkaConsumer
 
 from bench._e2e_rig import PLAYERS, chat_value, pace
 from bench._machine import loop_seconds
-from bench._rdkafka_producer import GAME_SERVER_LINGER_MS, librdkafka_producer
+from bench._rdkafka_producer import GAME_SERVER_LINGER_MS, KafkaPythonPaced, LibrdkafkaPaced, PacedProducer
 from consumers.broker import EmbeddedBroker, free_port
 from consumers.topics import ensure_topics
 from pipeline.contracts import CHAT
@@ -66,37 +66,41 @@ def _batches(stats: list[dict[str, Any]]) -> int:
     return sum(int(s.get("topics", {}).get(CHAT, {}).get("batchcnt", {}).get("cnt", 0)) for s in stats)
 
 
-def run_librdkafka(bootstrap: str, rate: int, seconds: float, codec: str, extra: dict[str, Any]) -> dict[str, Any]:
-    stats: list[dict[str, Any]] = []
+def _paced(producer: PacedProducer, rate: int, seconds: float) -> tuple[float, dict[bytes, float]]:
+    """Keyed chat at `rate` for `seconds` through a game server's paced producer, every record
+    acknowledged (`finish`); the achieved rate and when each key was sent (epoch s, as `acked`)."""
     sent: dict[bytes, float] = {}
-    acked: dict[bytes, float] = {}
-
-    def delivered(err: Any, msg: Any) -> None:
-        if err is None:
-            acked.setdefault(msg.key(), time.perf_counter())
-
-    producer = librdkafka_producer(
-        bootstrap, codec, **{"acks": 1, "linger.ms": GAME_SERVER_LINGER_MS, "statistics.interval.ms": 1000,
-                             "stats_cb": lambda text: stats.append(json.loads(text)), **extra})
 
     def send(k: int) -> None:
         key = f"k{k}".encode()
-        sent[key] = time.perf_counter()
-        producer.produce(CHAT, key=key, value=chat_value(k, player=f"p{k % PLAYERS}"), on_delivery=delivered)
-        producer.poll(0)
+        sent[key] = time.time()
+        producer.send(key, chat_value(k, player=f"p{k % PLAYERS}"))
 
     achieved = pace(rate, seconds, send)
-    producer.flush(30)
+    producer.finish({})
+    return achieved, sent
+
+
+def _acks(sent: dict[bytes, float], acked: dict[bytes, float]) -> dict[str, Any]:
+    return {"ack": _quantiles([acked[k] - t for k, t in sent.items() if k in acked]),
+            "unacked": sum(k not in acked for k in sent)}
+
+
+def run_librdkafka(bootstrap: str, rate: int, seconds: float, codec: str, extra: dict[str, Any]) -> dict[str, Any]:
+    stats: list[dict[str, Any]] = []
+    producer = LibrdkafkaPaced(bootstrap, GAME_SERVER_LINGER_MS, codec, **{
+        "statistics.interval.ms": 1000, "stats_cb": lambda text: stats.append(json.loads(text)), **extra})
+    achieved, sent = _paced(producer, rate, seconds)
     time.sleep(1.2)
-    producer.poll(0)  # one more statistics window, after the flush
+    producer.producer.poll(0)  # one more statistics window, after the flush
+    producer.close()
     last = stats[-1] if stats else {}
     brokers = [b for n, b in last.get("brokers", {}).items() if "bootstrap" not in n]
     produce_requests = sum(b.get("req", {}).get("Produce", 0) for b in brokers)
     return {
         "client": "librdkafka",
         "achieved_rate": round(achieved, 1),
-        "ack": _quantiles([acked[k] - t for k, t in sent.items() if k in acked]),
-        "unacked": sum(k not in acked for k in sent),
+        **_acks(sent, producer.acked),
         "produce_requests": produce_requests,
         "records_per_request": round(len(sent) / produce_requests, 2) if produce_requests else None,
         "records_per_batch": round(len(sent) / batches, 2) if (batches := _batches(stats)) else None,
@@ -109,26 +113,15 @@ def run_librdkafka(bootstrap: str, rate: int, seconds: float, codec: str, extra:
 
 
 def run_kafka_python(bootstrap: str, rate: int, seconds: float) -> dict[str, Any]:
-    sent: dict[bytes, float] = {}
-    acked: dict[bytes, float] = {}
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=GAME_SERVER_LINGER_MS)
-
-    def send(k: int) -> None:
-        key = f"k{k}".encode()
-        sent[key] = time.perf_counter()
-        future = producer.send(CHAT, key=key, value=chat_value(k, player=f"p{k % PLAYERS}"))
-        future.add_callback(lambda _meta, key=key: acked.setdefault(key, time.perf_counter()))
-
-    achieved = pace(rate, seconds, send)
-    producer.flush(30)
-    metrics = producer.metrics()["producer-metrics"]
+    producer = KafkaPythonPaced(bootstrap, GAME_SERVER_LINGER_MS)
+    achieved, sent = _paced(producer, rate, seconds)
+    metrics = producer.producer.metrics()["producer-metrics"]
     producer.close()
     per_request = metrics.get("records-per-request-avg") or 0.0
     return {
         "client": "kafka-python",
         "achieved_rate": round(achieved, 1),
-        "ack": _quantiles([acked[k] - t for k, t in sent.items() if k in acked]),
-        "unacked": sum(k not in acked for k in sent),
+        **_acks(sent, producer.acked),
         "produce_requests_estimate": round(len(sent) / per_request) if per_request else None,
         "records_per_request": round(per_request, 2),
         "request_latency_max_ms_last_window": round(metrics.get("request-latency-max", 0.0), 2),
@@ -155,12 +148,9 @@ def one_run(client: str, rate: int, seconds: float, partitions: int, codec: str,
             reader.start()
         if readers:
             time.sleep(5)  # the group's first rebalance, before the measured window
-        runner: Callable[[], dict[str, Any]] = (
-            (lambda: run_librdkafka(broker.bootstrap, rate, seconds, codec, extra)) if client == "librdkafka"
-            else (lambda: run_kafka_python(broker.bootstrap, rate, seconds))
-        )
         try:
-            result = runner()
+            result = (run_librdkafka(broker.bootstrap, rate, seconds, codec, extra) if client == "librdkafka"
+                      else run_kafka_python(broker.bootstrap, rate, seconds))
         finally:
             for reader in readers:
                 reader.kill()
